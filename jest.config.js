@@ -1,0 +1,24 @@
+/**
+ * One jest run for the whole monorepo. Workspace packages are mapped to their TypeScript
+ * sources, so tests never depend on a prior build.
+ */
+const services = ['gateway', 'directory', 'embedded', 'resources', 'push', 'notifier'];
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/packages', '<rootDir>/services', '<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
+  },
+  moduleNameMapper: Object.fromEntries([
+    ...services.map((s) => [`^@formcast/${s}$`, `<rootDir>/services/${s}/src`]),
+    ['^@formcast/([a-z-]+)$', '<rootDir>/packages/$1/src'],
+  ]),
+  testTimeout: 30000,
+};

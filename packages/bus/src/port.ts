@@ -1,0 +1,51 @@
+import type { Envelope } from '@formcast/contracts';
+
+/** Serves one command; its return value is the reply. Throw an AppError to reply with an error. */
+export type CommandHandler = (command: Envelope) => Promise<unknown>;
+
+/** Handles one event; resolves when its work is done (only then is the event acknowledged). */
+export type EventHandler = (event: Envelope) => Promise<void>;
+
+export interface RequestOptions {
+  /** How long to wait for the reply; past it the request rejects with AppError('timeout'). */
+  timeoutMs?: number;
+}
+
+/**
+ * The bus port. Commands are request/reply: one queue per serving service, shared by its
+ * replicas as competing consumers, routed by command name. Events are publish/subscribe:
+ * each subscribing service has its own durable queue (and a dead-letter queue), routed by
+ * event name; an event is acknowledged after its handler finishes, retried when the
+ * handler throws, and dead-lettered after `maxAttempts`. Delivery is at-least-once.
+ */
+export interface Bus {
+  /** Serve `type` as part of `service`'s command queue. */
+  handleCommand(service: string, type: string, handler: CommandHandler): void;
+  /**
+   * Send a command and wait for its reply's value. Rejects with the AppError the handler
+   * threw, AppError('timeout') past the timeout, or AppError('unavailable') when the command
+   * cannot be sent. A reply arriving after the timeout is dropped.
+   */
+  request<T = unknown>(command: Envelope, options?: RequestOptions): Promise<T>;
+  /** Publish an event; resolves once the broker has it (publisher confirm). */
+  publish(event: Envelope): Promise<void>;
+  /** Deliver events of `type` to `service`'s event queue, handled by `handler`. */
+  subscribe(service: string, type: string, handler: EventHandler): void;
+  /** Connect and start consuming what was registered (registering later also works). */
+  start(): Promise<void>;
+  /** Stop consuming, wait for in-flight handlers, disconnect. */
+  close(): Promise<void>;
+  /** True while connected and consuming (readiness). */
+  isReady(): boolean;
+  /** The events dead-lettered for `service`, oldest first, without removing them. */
+  deadLetters(service: string): Promise<Envelope[]>;
+}
+
+export interface BusOptions {
+  /** Attempts per event before it is dead-lettered (default 5). */
+  maxAttempts?: number;
+  /** Delay before the first retry of a failed event, doubled for each next one (default 100 ms). */
+  retryDelayMs?: number;
+  /** Default command timeout (default 10 s). */
+  defaultTimeoutMs?: number;
+}

@@ -1,0 +1,4 @@
+export * from './app-error';
+export * from './settings';
+export * from './logger';
+export * from './lifecycle';

@@ -1,0 +1,2 @@
+export * from './store/directory-store';
+export * from './domain/records';
