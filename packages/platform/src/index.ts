@@ -2,3 +2,5 @@ export * from './app-error';
 export * from './settings';
 export * from './logger';
 export * from './lifecycle';
+export * from './parse-payload';
+export * from './secrets';

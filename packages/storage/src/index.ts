@@ -1,1 +1,3 @@
-export {};
+export * from './sqlite';
+export * from './sqlite-counter';
+export * from './mongo';

@@ -1,1 +1,5 @@
-export {};
+export * from './unique-name';
+export * from './wait-for';
+export * from './container-engine';
+export * from './mongo-for-tests';
+export * from './describe-with-mongo';

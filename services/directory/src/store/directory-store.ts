@@ -50,7 +50,10 @@ export interface DirectoryStore {
   deleteGroup(orgId: number, groupId: number): Promise<void>;
 
   // Devices ----------------------------------------------------------------------------
-  /** A new pending device in no group. Duplicate identifier (in any organization): 'conflict'. */
+  /**
+   * A new pending device, member of `groupIds` (none when omitted; unknown/foreign ids:
+   * 'invalid'). Duplicate identifier (in any organization): 'conflict'.
+   */
   enrollDevice(input: {
     orgId: number;
     identifier: string;
@@ -58,6 +61,7 @@ export interface DirectoryStore {
     description: string;
     pushToken: string | null;
     secretHash: string;
+    groupIds?: number[];
   }): Promise<Device>;
   /** Ascending by id. */
   listDevices(orgId: number, filter?: { approvedOnly?: boolean }): Promise<Device[]>;

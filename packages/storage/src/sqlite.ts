@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+
+export type SqliteDatabase = BetterSqlite3.Database;
+/** A prepared statement taking positional parameters. */
+export type SqliteStatement = BetterSqlite3.Statement<unknown[], unknown>;
+
+/**
+ * One schema step. `version`s are positive and strictly ascending; a database records the
+ * last one applied in `PRAGMA user_version`, so released migrations must never change.
+ */
+export interface Migration {
+  version: number;
+  up: string | ((db: SqliteDatabase) => void);
+}
+
+const busyTimeoutMs = 5000;
+
+/**
+ * Opens (creating it and its folder if needed) a SQLite database and brings its schema up
+ * to date. `':memory:'` opens a private in-memory database.
+ */
+export function openSqlite(file: string, migrations: Migration[]): SqliteDatabase {
+  const inMemory = file === ':memory:' || file === '';
+  if (!inMemory) mkdirSync(dirname(resolve(file)), { recursive: true });
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    migrateSqlite(db, migrations, inMemory ? 'the in-memory database' : file);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/**
+ * Applies the migrations newer than the database's `user_version`, each in its own
+ * transaction together with the version bump, so a failed step leaves the previous version.
+ */
+export function migrateSqlite(db: SqliteDatabase, migrations: Migration[], label = db.name): void {
+  checkMigrationOrder(migrations);
+  const current = schemaVersion(db);
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new Error(
+      `The database ${label} is at schema version ${current}, newer than this code knows ` +
+        `(${latest}). Run a newer release against it, or point this one at another data directory.`,
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= current) continue;
+    const apply = db.transaction(() => {
+      if (typeof migration.up === 'string') db.exec(migration.up);
+      else migration.up(db);
+      // PRAGMA does not take bound parameters; the version is a checked integer.
+      db.pragma(`user_version = ${migration.version}`);
+    });
+    try {
+      apply.immediate();
+    } catch (error) {
+      throw new Error(`Migration ${migration.version} of ${label} failed: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+}
+
+export function schemaVersion(db: SqliteDatabase): number {
+  return Number(db.pragma('user_version', { simple: true }));
+}
+
+function checkMigrationOrder(migrations: Migration[]): void {
+  let previous = 0;
+  for (const { version } of migrations) {
+    if (!Number.isSafeInteger(version) || version <= previous) {
+      throw new Error(
+        `Migration versions must be positive integers in ascending order; got ${version} after ${previous}`,
+      );
+    }
+    previous = version;
+  }
+}
+
+/** Duck-typed: errors from the native module may come from another realm (e.g. under jest). */
+function errorMessage(error: unknown): string {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : String(error);
+}

@@ -1,0 +1,61 @@
+import type { Bus, CommandHandler } from '@formcast/bus';
+import { directoryCommands as commands } from '@formcast/contracts';
+import type { DirectoryDeps } from './handlers/deps';
+import { approveDevice } from './handlers/approve-device';
+import { authenticateDevice } from './handlers/authenticate-device';
+import { authenticateToken } from './handlers/authenticate-token';
+import { createForm } from './handlers/create-form';
+import { createGroups } from './handlers/create-groups';
+import { createOrganization } from './handlers/create-organization';
+import { deleteDevice } from './handlers/delete-device';
+import { deleteForm } from './handlers/delete-form';
+import { deleteGroup } from './handlers/delete-group';
+import { enrollDevice } from './handlers/enroll-device';
+import { getDevice } from './handlers/get-device';
+import { getForm } from './handlers/get-form';
+import { issueApiToken } from './handlers/issue-api-token';
+import { listApiTokens } from './handlers/list-api-tokens';
+import { listDevices } from './handlers/list-devices';
+import { listForms } from './handlers/list-forms';
+import { listGroups } from './handlers/list-groups';
+import { moveForm } from './handlers/move-form';
+import { revokeApiToken } from './handlers/revoke-api-token';
+import { updateDevice } from './handlers/update-device';
+import { updateForm } from './handlers/update-form';
+import { updateGroup } from './handlers/update-group';
+
+export const directoryServiceName = 'directory';
+
+type DirectoryCommand = (typeof commands)[keyof typeof commands];
+
+const handlers: Record<DirectoryCommand, (deps: DirectoryDeps) => CommandHandler> = {
+  [commands.createOrganization]: createOrganization,
+  [commands.issueApiToken]: issueApiToken,
+  [commands.listApiTokens]: listApiTokens,
+  [commands.revokeApiToken]: revokeApiToken,
+  [commands.authenticateToken]: authenticateToken,
+  [commands.authenticateDevice]: authenticateDevice,
+  [commands.listGroups]: listGroups,
+  [commands.createGroups]: createGroups,
+  [commands.updateGroup]: updateGroup,
+  [commands.deleteGroup]: deleteGroup,
+  [commands.listDevices]: listDevices,
+  [commands.getDevice]: getDevice,
+  [commands.updateDevice]: updateDevice,
+  [commands.deleteDevice]: deleteDevice,
+  [commands.approveDevice]: approveDevice,
+  [commands.enrollDevice]: enrollDevice,
+  [commands.listForms]: listForms,
+  [commands.createForm]: createForm,
+  [commands.getForm]: getForm,
+  [commands.updateForm]: updateForm,
+  [commands.deleteForm]: deleteForm,
+  [commands.moveForm]: moveForm,
+};
+
+/** Serves every directory command on the bus from the given store. */
+export function registerDirectoryService(bus: Bus, deps: DirectoryDeps): void {
+  for (const [type, makeHandler] of Object.entries(handlers)) {
+    bus.handleCommand(directoryServiceName, type, makeHandler(deps));
+  }
+}
