@@ -1,1 +1,1 @@
-export {};
+export { startEmbedded, type EmbeddedSystem } from './start-embedded';

@@ -1,1 +1,1 @@
-export {};
+export { createGatewayApp, type GatewayOptions } from './http/create-app';

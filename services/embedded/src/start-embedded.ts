@@ -1,0 +1,63 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { createBus } from '@formcast/bus';
+import { openDirectoryStore, registerDirectoryService } from '@formcast/directory';
+import { createGatewayApp } from '@formcast/gateway';
+import { describeAdapters, Lifecycle, type Logger, type Settings } from '@formcast/platform';
+import { resolveAdminToken } from './admin-token';
+
+export interface EmbeddedSystem {
+  port: number;
+  adminToken: string;
+  lifecycle: Lifecycle;
+  stop(): Promise<void>;
+}
+
+/** Every service in one process, adapters chosen by the settings (none set: embedded defaults). */
+export async function startEmbedded(settings: Settings, logger: Logger): Promise<EmbeddedSystem> {
+  const lifecycle = new Lifecycle(logger);
+  const adminToken = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
+
+  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger });
+  const directoryStore = await openDirectoryStore({
+    mongoUrl: settings.MONGO_URL,
+    sqliteFile: join(settings.DATA_DIR, 'directory.sqlite'),
+  });
+  lifecycle.onStop('directory store', () => directoryStore.close());
+  registerDirectoryService(bus, { store: directoryStore, formNamespaceBase: settings.FORM_NAMESPACE_BASE });
+
+  await bus.start();
+  lifecycle.onStop('bus', () => bus.close());
+
+  const app = createGatewayApp({
+    bus,
+    logger,
+    adminToken,
+    commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
+    bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    isReady: async () => {
+      await directoryStore.ping();
+      return true;
+    },
+  });
+  const server = await listen(app, settings.PORT);
+  lifecycle.onStop('http server', () => closeServer(server));
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port, adapters: describeAdapters(settings) }, 'formcast is listening');
+  return { port, adminToken, lifecycle, stop: () => lifecycle.stop() };
+}
+
+function listen(app: import('express').Express, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, (error?: Error) => (error ? reject(error) : resolve(server)));
+  });
+}
+
+/** Stops accepting connections, lets in-flight requests finish, closes idle keep-alives. */
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,52 @@
+import express, { type Express } from 'express';
+import type { Bus } from '@formcast/bus';
+import { AppError, type Logger } from '@formcast/platform';
+import { adminRoutes } from '../routes/admin';
+import { deviceRoutes } from '../routes/devices';
+import { enrollmentRoutes } from '../routes/enrollment';
+import { formRoutes } from '../routes/forms';
+import { groupRoutes } from '../routes/groups';
+import { healthRoutes } from '../routes/health';
+import { requireAdminToken, requireApiToken } from './authenticate';
+import { errorHandler } from './error-handler';
+import { requireOwnOrganization } from './organization-scope';
+import { requestContext } from './request-context';
+import { commandSender } from './send-command';
+
+export interface GatewayOptions {
+  bus: Bus;
+  logger: Logger;
+  adminToken: string;
+  commandTimeoutMs: number;
+  bodyLimitBytes: number;
+  /** Readiness beyond the bus (stores of co-located services, …). */
+  isReady?: () => Promise<boolean>;
+}
+
+/** The HTTP surface: each request becomes a command on the bus. */
+export function createGatewayApp(options: GatewayOptions): Express {
+  const { bus, logger, commandTimeoutMs } = options;
+  const send = commandSender(bus, commandTimeoutMs);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(requestContext(logger));
+  app.use(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true)));
+  app.use(express.raw({ type: () => true, limit: options.bodyLimitBytes }));
+
+  app.use(enrollmentRoutes({ send }));
+  app.use('/admin', requireAdminToken(options.adminToken), adminRoutes({ send }));
+
+  const organization = express.Router({ mergeParams: true });
+  organization.use(requireOwnOrganization);
+  organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }));
+  app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs), organization);
+
+  app.use((req) => {
+    throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);
+  });
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,58 @@
+import type { Request } from 'express';
+import { parse as parseQueryString } from 'qs';
+import { AppError } from '@formcast/platform';
+import { parseXml, type XmlNode } from '../xml/parse-xml';
+
+export type RequestBody =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'xml'; value: XmlNode }
+  | { kind: 'form'; value: Record<string, unknown> }
+  | { kind: 'empty' };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeText(raw: Buffer): string {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    throw new AppError('invalid', 'The request body is not valid UTF-8');
+  }
+}
+
+/**
+ * The request body, parsed by its Content-Type (JSON, XML or form-encoded). express.raw
+ * has already enforced the size limit; a malformed body is AppError('invalid'), an
+ * unsupported type AppError('unsupported_media_type').
+ */
+export function readBody(req: Request): RequestBody {
+  const raw: unknown = req.body;
+  if (!Buffer.isBuffer(raw) || raw.length === 0) return { kind: 'empty' };
+  const type = (req.get('content-type') ?? '').toLowerCase();
+  if (/^application\/([\w.+-]+\+)?json\b/.test(type)) {
+    try {
+      return { kind: 'json', value: JSON.parse(decodeText(raw)) as unknown };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError('invalid', `Malformed JSON: ${(error as Error).message}`);
+    }
+  }
+  if (/^(application|text)\/([\w.+-]+\+)?xml\b/.test(type)) {
+    return { kind: 'xml', value: parseXml(decodeText(raw)) };
+  }
+  if (type.startsWith('application/x-www-form-urlencoded')) {
+    const value = parseQueryString(decodeText(raw), { depth: 8, parameterLimit: 1000, arrayLimit: 1000, allowPrototypes: false });
+    return { kind: 'form', value };
+  }
+  throw new AppError(
+    'unsupported_media_type',
+    `Content-Type ${type || '(none)'} is not accepted: send application/json or application/xml`,
+  );
+}
+
+/** The body as JSON, or a clear refusal. */
+export function jsonBody(req: Request): unknown {
+  const body = readBody(req);
+  if (body.kind === 'json') return body.value;
+  if (body.kind === 'empty') throw new AppError('invalid', 'A JSON body is required');
+  throw new AppError('unsupported_media_type', 'This endpoint takes application/json');
+}

@@ -1,0 +1,20 @@
+import type { GroupView } from '@formcast/contracts';
+import { buildXml, xmlArray, xmlInteger } from '../xml/build-xml';
+
+function groupElement(group: GroupView): Record<string, unknown> {
+  return {
+    id: xmlInteger(group.id),
+    name: group.name,
+    form_ids: xmlArray('form_id', group.form_ids.map(xmlInteger)),
+    device_ids: xmlArray('device_id', group.device_ids.map(xmlInteger)),
+  };
+}
+
+/** `<groups type="array"><group><id/><name/><form_ids><form_id/>…` as spec 4.2. */
+export function renderGroupsXml(groups: GroupView[]): string {
+  return buildXml('groups', xmlArray('group', groups.map(groupElement)));
+}
+
+export function renderGroupXml(group: GroupView): string {
+  return buildXml('group', groupElement(group));
+}

@@ -1,0 +1,113 @@
+import { Router, type Request } from 'express';
+import { directoryCommands, type CreateGroupsResult, type GroupView } from '@formcast/contracts';
+import { AppError } from '@formcast/platform';
+import { pathId } from '../http/path-params';
+import { readBody } from '../http/request-body';
+import { responseFormat } from '../http/response-format';
+import { renderGroupsXml, renderGroupXml } from '../render/groups-xml';
+import { elements, elementText, isNode, rootElement } from '../xml/parse-xml';
+import type { RouteDeps } from './route-deps';
+
+/** Names from `["a","b"]` or `<groups><group><name>a</name></group>…</groups>`. */
+function groupNamesFromBody(req: Request): string[] {
+  const body = readBody(req);
+  if (body.kind === 'json') {
+    if (!Array.isArray(body.value) || !body.value.every((n) => typeof n === 'string')) {
+      throw new AppError('invalid', 'Expected a JSON array of group names, e.g. ["Field team"]');
+    }
+    return body.value as string[];
+  }
+  if (body.kind === 'xml') {
+    const groups = elements(rootElement(body.value, 'groups')['group']);
+    return groups.map((group, i) => {
+      if (!isNode(group)) throw new AppError('invalid', `group ${i + 1}: must contain a <name>`);
+      return elementText(group['name'], `group ${i + 1} name`);
+    });
+  }
+  throw new AppError('invalid', 'Send a JSON array of group names or XML <groups><group><name>…</name></group></groups>');
+}
+
+function idList(value: unknown, field: string): number[] {
+  if (!Array.isArray(value) || !value.every((v) => Number.isSafeInteger(v) && (v as number) > 0)) {
+    throw new AppError('invalid', `${field}: must be an array of positive integer ids`);
+  }
+  return value as number[];
+}
+
+function xmlIdList(container: unknown, itemName: string, field: string): number[] {
+  if (container === '' ) return [];
+  if (!isNode(container)) throw new AppError('invalid', `${field}: must contain <${itemName}> elements`);
+  return elements(container[itemName]).map((item) => {
+    const text = elementText(item, field).trim();
+    if (!/^[1-9][0-9]{0,14}$/.test(text)) throw new AppError('invalid', `${field}: "${text}" is not an id`);
+    return Number(text);
+  });
+}
+
+type GroupPatch = { name?: string; formIds?: number[]; deviceIds?: number[] };
+
+/** `{"group":{name?, form_ids?, device_ids?}}` or `<group><name/><form_ids><form_id/>…</group>`. */
+function groupPatchFromBody(req: Request): GroupPatch {
+  const body = readBody(req);
+  if (body.kind === 'json') {
+    const group = (body.value as { group?: unknown } | null)?.group;
+    if (typeof group !== 'object' || group === null || Array.isArray(group)) {
+      throw new AppError('invalid', 'Expected a JSON object {"group": {"name", "form_ids", "device_ids"}}');
+    }
+    const { name, form_ids, device_ids } = group as Record<string, unknown>;
+    if (name !== undefined && typeof name !== 'string') throw new AppError('invalid', 'name: must be a string');
+    return {
+      name,
+      formIds: form_ids === undefined ? undefined : idList(form_ids, 'form_ids'),
+      deviceIds: device_ids === undefined ? undefined : idList(device_ids, 'device_ids'),
+    };
+  }
+  if (body.kind === 'xml') {
+    const group = rootElement(body.value, 'group');
+    return {
+      name: group['name'] === undefined ? undefined : elementText(group['name'], 'name'),
+      formIds: group['form_ids'] === undefined ? undefined : xmlIdList(group['form_ids'], 'form_id', 'form_ids'),
+      deviceIds: group['device_ids'] === undefined ? undefined : xmlIdList(group['device_ids'], 'device_id', 'device_ids'),
+    };
+  }
+  throw new AppError('invalid', 'Send XML <group> or JSON {"group": {…}}');
+}
+
+/** Groups API, spec 4.2. Mounted under /organizations/:orgId. */
+export function groupRoutes({ send }: RouteDeps): Router {
+  const router = Router({ mergeParams: true });
+
+  router.get('/groups{.:format}', async (req, res) => {
+    const groups = await send<GroupView[]>(req, directoryCommands.listGroups, {});
+    if (responseFormat(req, 'xml') === 'xml') res.type('application/xml').send(renderGroupsXml(groups));
+    else res.json({ groups });
+  });
+
+  router.post('/groups{.:format}', async (req, res) => {
+    const names = groupNamesFromBody(req);
+    const result = await send<CreateGroupsResult>(req, directoryCommands.createGroups, { names });
+    if (result.created.length === 0) {
+      res.status(304).end(); // every name exists already, as the real product answers
+      return;
+    }
+    res.status(201);
+    if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderGroupsXml(result.created));
+    else res.json({ groups: result.created });
+  });
+
+  router.put('/groups/:groupId{.:format}', async (req, res) => {
+    const groupId = pathId(req.params['groupId'], 'Group');
+    const patch = groupPatchFromBody(req);
+    const group = await send<GroupView>(req, directoryCommands.updateGroup, { groupId, ...patch });
+    if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderGroupXml(group));
+    else res.json({ group });
+  });
+
+  router.delete('/groups/:groupId{.:format}', async (req, res) => {
+    const groupId = pathId(req.params['groupId'], 'Group');
+    await send(req, directoryCommands.deleteGroup, { groupId });
+    res.status(200).end();
+  });
+
+  return router;
+}

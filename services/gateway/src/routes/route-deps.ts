@@ -1,0 +1,5 @@
+import type { SendCommand } from '../http/send-command';
+
+export interface RouteDeps {
+  send: SendCommand;
+}

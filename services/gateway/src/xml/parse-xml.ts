@@ -1,0 +1,76 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { AppError } from '@formcast/platform';
+
+/** Deeper documents are refused: no request of this API nests more than a few levels. */
+const maxDepth = 32;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  maxNestedTags: maxDepth,
+  // Only the predefined entities and character references can occur: DOCTYPEs are refused
+  // before parsing, so no entity can be declared, let alone expanded.
+  processEntities: true,
+  htmlEntities: false,
+});
+
+/** Any DOCTYPE or entity declaration, anywhere: the classic XXE / billion-laughs vectors. */
+const declarationPattern = /<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST)/i;
+
+export type XmlNode = Record<string, unknown>;
+
+/**
+ * Parses an XML request body. Refuses DOCTYPEs and entity declarations, malformed XML and
+ * documents nested deeper than the limit, each with AppError('invalid').
+ */
+export function parseXml(text: string): XmlNode {
+  if (declarationPattern.test(text)) {
+    throw new AppError('invalid', 'XML with a DOCTYPE or entity declarations is not accepted');
+  }
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    throw new AppError('invalid', `Malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  }
+  try {
+    return parser.parse(text) as XmlNode;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unreadable';
+    throw new AppError('invalid', `Malformed XML: ${reason}`);
+  }
+}
+
+/** The one element under the document, by name; anything else is a bad request. */
+export function rootElement(document: XmlNode, name: string): XmlNode {
+  const keys = Object.keys(document);
+  if (keys.length !== 1 || keys[0] !== name) {
+    throw new AppError('invalid', `XML root element must be <${name}>`);
+  }
+  const root = document[name];
+  return isNode(root) ? root : {};
+}
+
+export function isNode(value: unknown): value is XmlNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** An element that may occur once or many times, as a list. */
+export function elements(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** An element's text: `<a>x</a>` and `<a type="…">x</a>` give "x"; `<a/>` gives "". */
+export function elementText(value: unknown, field: string): string {
+  if (typeof value === 'string') return value;
+  if (isNode(value)) {
+    const text = value['#text'];
+    if (text === undefined) return '';
+    if (typeof text === 'string') return text;
+  }
+  throw new AppError('invalid', `${field}: must be a text element`);
+}
