@@ -10,6 +10,7 @@ import { createGatewayApp } from '@formcast/gateway';
 import { createLogger, parseSettings } from '@formcast/platform';
 import { uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
+import { deleteTestTopology } from './broker-cleanup';
 
 export type SystemMode = 'embedded' | 'rabbitmq';
 
@@ -77,6 +78,7 @@ export async function startSystem(mode: SystemMode, env: Record<string, string> 
       await gatewayBus.close();
       await directoryBus.close();
       await store.close();
+      await deleteTestTopology(amqpUrl, prefix, ['directory', 'gateway']);
       cleanup();
     },
   };

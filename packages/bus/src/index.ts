@@ -1,1 +1,6 @@
 export * from './port';
+export { InProcessBus, type InProcessBusOptions } from './in-process-bus';
+export { InProcessBroker } from './in-process/in-process-broker';
+export { AmqpBus, type AmqpBusOptions } from './amqp-bus';
+export { createBus, type CreateBusOptions } from './create-bus';
+export { attemptsHeader, defaultTopologyPrefix, topologyFor, type Topology } from './amqp/topology';

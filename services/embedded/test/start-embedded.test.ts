@@ -41,7 +41,7 @@ describe('embedded mode', () => {
       method: 'POST',
       headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, 'content-type': 'application/json' },
       body: JSON.stringify({ name: 'Durable' }),
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<{ organization: { id: number }; api_token: string }>);
     const auth = { authorization: `Basic ${Buffer.from(`${created.api_token}:x`).toString('base64')}` };
     const groupsPath = `/organizations/${created.organization.id}/groups`;
     const made = await fetch(`${base}${groupsPath}`, {
@@ -56,7 +56,7 @@ describe('embedded mode', () => {
     try {
       const res = await fetch(`http://127.0.0.1:${second.port}${groupsPath}.json`, { headers: auth });
       expect(res.status).toBe(200);
-      const names = (await res.json()).groups.map((g: { name: string }) => g.name);
+      const names = ((await res.json()) as { groups: Array<{ name: string }> }).groups.map((g: { name: string }) => g.name);
       expect(names).toEqual(['Default', 'Survivors']);
     } finally {
       await second.stop();

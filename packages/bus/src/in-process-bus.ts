@@ -1,0 +1,174 @@
+import type { Envelope } from '@formcast/contracts';
+import { AppError, createLogger, type Logger } from '@formcast/platform';
+import { delay, resolveBusOptions, retryDelayAfter, type ResolvedBusOptions } from './bus-options';
+import { decodeEnvelope, encodeEnvelope } from './envelope-codec';
+import { HandlerTable } from './handler-table';
+import { InFlight } from './in-flight';
+import { InProcessBroker, type CommandRoute } from './in-process/in-process-broker';
+import type { InProcessEventQueue, QueuedEvent } from './in-process/in-process-event-queue';
+import { logHandlerFailure, messageFields } from './log-fields';
+import type { Bus, BusOptions, CommandHandler, EventHandler, RequestOptions } from './port';
+import { decodeReply, encodeReply, replyWithError, replyWithValue, valueOfReply } from './reply-codec';
+
+export interface InProcessBusOptions extends BusOptions {
+  /** Buses sharing a broker reach each other like processes sharing a RabbitMQ; default: a broker of its own. */
+  broker?: InProcessBroker;
+  logger?: Logger;
+}
+
+type State = 'new' | 'started' | 'closing' | 'closed';
+
+/**
+ * The bus of embedded mode. Behaves like the AMQP adapter: messages travel as JSON, handlers
+ * run on a later turn of the event loop, failed events are retried with backoff and then
+ * dead-lettered, replicas sharing a broker take turns. Nothing survives the process.
+ */
+export class InProcessBus implements Bus {
+  private readonly broker: InProcessBroker;
+  private readonly options: ResolvedBusOptions;
+  private readonly logger: Logger;
+  private readonly commands = new HandlerTable<CommandHandler>();
+  private readonly events = new HandlerTable<EventHandler>();
+  private readonly stopConsuming: Array<() => void> = [];
+  private readonly handlers = new InFlight();
+  private readonly waitingRequests = new Set<(error: AppError) => void>();
+  private state: State = 'new';
+  private closing: Promise<void> | null = null;
+
+  constructor(options: InProcessBusOptions = {}) {
+    this.broker = options.broker ?? new InProcessBroker();
+    this.options = resolveBusOptions(options);
+    this.logger = (options.logger ?? createLogger({ name: 'bus' })).child({ component: 'in-process-bus' });
+  }
+
+  handleCommand(service: string, type: string, handler: CommandHandler): void {
+    this.commands.add(service, type, handler);
+    if (this.state === 'started') this.serveCommand(service, type, handler);
+  }
+
+  subscribe(service: string, type: string, handler: EventHandler): void {
+    const isNewService = this.events.add(service, type, handler);
+    if (this.state === 'started') this.listen(service, [type], isNewService);
+  }
+
+  async start(): Promise<void> {
+    if (this.state !== 'new') return;
+    this.state = 'started';
+    for (const service of this.commands.services()) {
+      for (const type of this.commands.types(service)) this.serveCommand(service, type, this.commands.get(service, type)!);
+    }
+    for (const service of this.events.services()) this.listen(service, this.events.types(service), true);
+  }
+
+  async request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
+    const body = encodeEnvelope(command);
+    if (this.state !== 'started') throw new AppError('unavailable', 'The bus is not running');
+    const route = this.broker.routeFor(command.type);
+    if (!route) throw new AppError('unavailable', `No service handles ${command.type}`);
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
+    const reply = await this.awaitReply(route, body, command.type, timeoutMs);
+    return valueOfReply<T>(decodeReply(reply));
+  }
+
+  async publish(event: Envelope): Promise<void> {
+    const body = encodeEnvelope(event);
+    if (this.state !== 'started') throw new AppError('unavailable', 'The bus is not running');
+    this.broker.routeEvent(event.type, body);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.stop();
+    return this.closing;
+  }
+
+  isReady(): boolean {
+    return this.state === 'started';
+  }
+
+  async deadLetters(service: string): Promise<Envelope[]> {
+    const bodies = this.broker.existingEventQueue(service)?.deadLetters() ?? [];
+    return bodies.map((body) => decodeEnvelope(body)).filter((envelope): envelope is Envelope => envelope !== null);
+  }
+
+  private async stop(): Promise<void> {
+    this.state = 'closing';
+    for (const stop of this.stopConsuming.splice(0)) stop();
+    await this.handlers.settled();
+    for (const fail of [...this.waitingRequests]) fail(new AppError('unavailable', 'The bus closed before the reply came'));
+    this.state = 'closed';
+  }
+
+  private serveCommand(service: string, type: string, handler: CommandHandler): void {
+    const route: CommandRoute = (body) => this.handlers.track(this.runCommand(service, handler, body));
+    this.stopConsuming.push(this.broker.serveCommand(type, route));
+  }
+
+  private async runCommand(service: string, handler: CommandHandler, body: string): Promise<string> {
+    const command = decodeEnvelope(body)!;
+    if (this.state !== 'started') {
+      return encodeReply(replyWithError(new AppError('unavailable', `${service} is stopping`)));
+    }
+    try {
+      return encodeReply(replyWithValue(await handler(command)));
+    } catch (error) {
+      logHandlerFailure(this.logger, error, { service, ...messageFields(command) }, 'command failed', 'debug');
+      return encodeReply(replyWithError(error));
+    }
+  }
+
+  // Resolves with the serialized reply; a reply that comes after the timeout is dropped.
+  private awaitReply(route: CommandRoute, body: string, type: string, timeoutMs: number): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        clearTimeout(timer);
+        return this.waitingRequests.delete(fail);
+      };
+      const fail = (error: AppError) => {
+        if (settle()) reject(error);
+      };
+      const timer = setTimeout(
+        () => fail(new AppError('timeout', `No reply to ${type} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      this.waitingRequests.add(fail);
+      setImmediate(() => {
+        void route(body).then((reply) => {
+          if (settle()) resolve(reply);
+        });
+      });
+    });
+  }
+
+  private listen(service: string, types: string[], startConsuming: boolean): void {
+    const queue = this.broker.eventQueue(service);
+    for (const type of types) queue.bind(type);
+    if (!startConsuming) return;
+    this.stopConsuming.push(
+      queue.consume((event) => void this.handlers.track(this.handleEvent(service, queue, event))),
+    );
+  }
+
+  private async handleEvent(service: string, queue: InProcessEventQueue, event: QueuedEvent): Promise<void> {
+    const envelope = decodeEnvelope(event.body);
+    const handler = envelope && this.events.get(service, envelope.type);
+    if (!envelope || !handler) {
+      this.logger.warn({ service, type: envelope?.type }, 'no handler for this event; dead-lettered');
+      queue.deadLetter(event.body);
+      return;
+    }
+    const fields = { service, attempt: event.attempt, ...messageFields(envelope) };
+    try {
+      await handler(envelope);
+      return;
+    } catch (error) {
+      logHandlerFailure(this.logger, error, fields, 'event handler failed', 'warn');
+    }
+    if (event.attempt >= this.options.maxAttempts) {
+      this.logger.error(fields, 'event dead-lettered after its last attempt');
+      queue.deadLetter(event.body);
+      return;
+    }
+    await delay(retryDelayAfter(event.attempt, this.options));
+    queue.enqueue({ body: event.body, attempt: event.attempt + 1 });
+  }
+}

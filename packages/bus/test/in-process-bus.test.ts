@@ -1,0 +1,46 @@
+import { createEnvelope } from '@formcast/contracts';
+import { createLogger } from '@formcast/platform';
+import { InProcessBroker } from '../src/in-process/in-process-broker';
+import { InProcessBus } from '../src/in-process-bus';
+import { contractBusOptions, describeBusContract } from './bus.contract';
+import { uniqueName } from './unique-name';
+import { waitFor } from './wait-for';
+
+const logger = createLogger({ level: 'silent' });
+const broker = new InProcessBroker();
+
+describeBusContract(
+  'InProcessBus',
+  async (overrides = {}) => new InProcessBus({ broker, logger, ...contractBusOptions, ...overrides }),
+);
+
+describe('InProcessBus', () => {
+  it('runs an event handler only after publish has resolved', async () => {
+    const bus = new InProcessBus({ logger, ...contractBusOptions });
+    const type = uniqueName('happened');
+    let handled = false;
+    bus.subscribe(uniqueName('svc'), type, async () => {
+      handled = true;
+    });
+    await bus.start();
+
+    await bus.publish(createEnvelope(type, {}));
+    const handledWhenPublishResolved = handled;
+    await waitFor(() => handled);
+    await bus.close();
+
+    expect(handledWhenPublishResolved).toBe(false);
+  });
+
+  it('keeps buses made without a shared broker apart', async () => {
+    const type = uniqueName('ping');
+    const server = new InProcessBus({ logger });
+    const caller = new InProcessBus({ logger });
+    server.handleCommand(uniqueName('svc'), type, async () => 'pong');
+    await Promise.all([server.start(), caller.start()]);
+
+    await expect(server.request(createEnvelope(type, {}))).resolves.toBe('pong');
+    await expect(caller.request(createEnvelope(type, {}))).rejects.toMatchObject({ code: 'unavailable' });
+    await Promise.all([server.close(), caller.close()]);
+  });
+});
