@@ -4,10 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AmqpBus } from '@formcast/bus';
-import { openDirectoryStore, registerDirectoryService } from '@formcast/directory';
-import { startEmbedded } from '@formcast/embedded';
+import { serviceStarters, startEmbedded } from '@formcast/embedded';
 import { createGatewayApp } from '@formcast/gateway';
-import { createLogger, parseSettings } from '@formcast/platform';
+import { createLogger, parseSettings, type RunningService } from '@formcast/platform';
 import { uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
 import { deleteTestTopology } from './broker-cleanup';
@@ -30,8 +29,8 @@ const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /**
  * `embedded`: exactly what `npm start` runs (one process, in-process bus, SQLite).
- * `rabbitmq`: gateway and directory as separate bus peers over the RabbitMQ of this machine,
- * each on its own connection, under a topology prefix of their own.
+ * `rabbitmq`: the gateway and every service as separate bus peers over the RabbitMQ of this
+ * machine, each on its own connection, under a topology prefix of their own.
  */
 export async function startSystem(mode: SystemMode, env: Record<string, string> = {}): Promise<RunningSystem> {
   const dataDir = mkdtempSync(join(tmpdir(), 'formcast-e2e-'));
@@ -51,11 +50,13 @@ export async function startSystem(mode: SystemMode, env: Record<string, string> 
   }
 
   const prefix = uniqueName('e2e');
-  const directoryBus = new AmqpBus({ url: amqpUrl, logger, prefix });
+  const peers: Array<{ bus: AmqpBus; service: RunningService }> = [];
+  for (const start of serviceStarters) {
+    const bus = new AmqpBus({ url: amqpUrl, logger, prefix });
+    peers.push({ bus, service: await start({ bus, settings, logger }) });
+    await bus.start();
+  }
   const gatewayBus = new AmqpBus({ url: amqpUrl, logger, prefix });
-  const store = await openDirectoryStore({ sqliteFile: join(dataDir, 'directory.sqlite') });
-  registerDirectoryService(directoryBus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE });
-  await directoryBus.start();
   await gatewayBus.start();
   const app = createGatewayApp({
     bus: gatewayBus,
@@ -76,9 +77,11 @@ export async function startSystem(mode: SystemMode, env: Record<string, string> 
         server.closeAllConnections();
       });
       await gatewayBus.close();
-      await directoryBus.close();
-      await store.close();
-      await deleteTestTopology(amqpUrl, prefix, ['directory', 'gateway']);
+      for (const { bus, service } of peers) {
+        await bus.close();
+        await service.stop();
+      }
+      await deleteTestTopology(amqpUrl, prefix, peers.map((p) => p.service.name));
       cleanup();
     },
   };

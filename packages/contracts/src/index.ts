@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './errors';
 export * from './directory';
+export * from './push-events';

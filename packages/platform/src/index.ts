@@ -4,3 +4,4 @@ export * from './logger';
 export * from './lifecycle';
 export * from './parse-payload';
 export * from './secrets';
+export * from './running-service';

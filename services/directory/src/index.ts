@@ -1,4 +1,4 @@
 export * from './store';
 export * from './domain/records';
-export { registerDirectoryService, directoryServiceName } from './service';
+export { registerDirectoryService, directoryServiceName, startDirectoryService } from './service';
 export type { DirectoryDeps } from './handlers/deps';

@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import type { Bus, CommandHandler } from '@formcast/bus';
+import type { ServiceStarter } from '@formcast/platform';
+import { openDirectoryStore } from './store/open-directory-store';
 import { directoryCommands as commands } from '@formcast/contracts';
 import type { DirectoryDeps } from './handlers/deps';
 import { approveDevice } from './handlers/approve-device';
@@ -59,3 +62,13 @@ export function registerDirectoryService(bus: Bus, deps: DirectoryDeps): void {
     bus.handleCommand(directoryServiceName, type, makeHandler(deps));
   }
 }
+
+/** The directory on its settings' store: what embedded mode and main.ts start. */
+export const startDirectoryService: ServiceStarter<Bus> = async ({ bus, settings }) => {
+  const store = await openDirectoryStore({
+    mongoUrl: settings.MONGO_URL,
+    sqliteFile: join(settings.DATA_DIR, 'directory.sqlite'),
+  });
+  registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE });
+  return { name: directoryServiceName, ping: () => store.ping(), stop: () => store.close() };
+};

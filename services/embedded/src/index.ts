@@ -1,1 +1,2 @@
 export { startEmbedded, type EmbeddedSystem } from './start-embedded';
+export { serviceStarters } from './service-starters';

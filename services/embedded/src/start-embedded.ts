@@ -1,11 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { createBus } from '@formcast/bus';
-import { openDirectoryStore, registerDirectoryService } from '@formcast/directory';
 import { createGatewayApp } from '@formcast/gateway';
-import { describeAdapters, Lifecycle, type Logger, type Settings } from '@formcast/platform';
+import { describeAdapters, Lifecycle, type Logger, type RunningService, type Settings } from '@formcast/platform';
 import { resolveAdminToken } from './admin-token';
+import { serviceStarters } from './service-starters';
 
 export interface EmbeddedSystem {
   port: number;
@@ -20,12 +19,12 @@ export async function startEmbedded(settings: Settings, logger: Logger): Promise
   const adminToken = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
 
   const bus = createBus({ amqpUrl: settings.AMQP_URL, logger });
-  const directoryStore = await openDirectoryStore({
-    mongoUrl: settings.MONGO_URL,
-    sqliteFile: join(settings.DATA_DIR, 'directory.sqlite'),
-  });
-  lifecycle.onStop('directory store', () => directoryStore.close());
-  registerDirectoryService(bus, { store: directoryStore, formNamespaceBase: settings.FORM_NAMESPACE_BASE });
+  const services: RunningService[] = [];
+  for (const start of serviceStarters) {
+    const service = await start({ bus, settings, logger });
+    lifecycle.onStop(service.name, () => service.stop());
+    services.push(service);
+  }
 
   await bus.start();
   lifecycle.onStop('bus', () => bus.close());
@@ -37,7 +36,7 @@ export async function startEmbedded(settings: Settings, logger: Logger): Promise
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     isReady: async () => {
-      await directoryStore.ping();
+      await Promise.all(services.map((service) => service.ping()));
       return true;
     },
   });

@@ -1,0 +1,6 @@
+import type { Bus } from '@formcast/bus';
+import { startDirectoryService } from '@formcast/directory';
+import type { ServiceStarter } from '@formcast/platform';
+
+/** Every service behind the gateway, in start order. Add a new service here. */
+export const serviceStarters: ServiceStarter<Bus>[] = [startDirectoryService];
