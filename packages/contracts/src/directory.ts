@@ -20,6 +20,9 @@ export const directoryCommands = {
   deleteDevice: 'directory.device.delete',
   approveDevice: 'directory.device.approve',
   enrollDevice: 'directory.device.enroll',
+  findDevice: 'directory.device.find',
+  setDevicePushToken: 'directory.device.set_push_token',
+  clearStalePushToken: 'directory.device.clear_stale_push_token',
 
   listForms: 'directory.form.list',
   createForm: 'directory.form.create',
@@ -66,6 +69,15 @@ export const enrollDevicePayload = z.object({
   description: text(2000).default(''),
   push_token: z.string().min(1).max(4096).nullable().default(null),
 });
+
+/** A device path parameter: its identifier, or its numeric id. */
+export const findDevicePayload = z.object({ ref: z.string().min(1).max(255) });
+export const setDevicePushTokenPayload = z.object({
+  deviceId: id,
+  pushToken: z.string().min(1).max(4096).nullable(),
+});
+/** FCM said the token is gone: clear it, unless the device has registered a new one since. */
+export const clearStalePushTokenPayload = z.object({ deviceId: id, pushToken: z.string().min(1).max(4096) });
 
 export const formIdPayload = z.object({ formId: id });
 /** The definition is checked in depth by the directory's domain rules. */

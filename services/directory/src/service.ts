@@ -14,6 +14,9 @@ import { deleteDevice } from './handlers/delete-device';
 import { deleteForm } from './handlers/delete-form';
 import { deleteGroup } from './handlers/delete-group';
 import { enrollDevice } from './handlers/enroll-device';
+import { findDevice } from './handlers/find-device';
+import { setDevicePushToken } from './handlers/set-device-push-token';
+import { clearStalePushToken } from './handlers/clear-stale-push-token';
 import { getDevice } from './handlers/get-device';
 import { getForm } from './handlers/get-form';
 import { issueApiToken } from './handlers/issue-api-token';
@@ -48,6 +51,9 @@ const handlers: Record<DirectoryCommand, (deps: DirectoryDeps) => CommandHandler
   [commands.deleteDevice]: deleteDevice,
   [commands.approveDevice]: approveDevice,
   [commands.enrollDevice]: enrollDevice,
+  [commands.findDevice]: findDevice,
+  [commands.setDevicePushToken]: setDevicePushToken,
+  [commands.clearStalePushToken]: clearStalePushToken,
   [commands.listForms]: listForms,
   [commands.createForm]: createForm,
   [commands.getForm]: getForm,
