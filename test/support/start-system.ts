@@ -7,9 +7,9 @@ import { AmqpBus } from '@formcast/bus';
 import { serviceStarters, startEmbedded } from '@formcast/embedded';
 import { createGatewayApp } from '@formcast/gateway';
 import { createLogger, parseSettings, type RunningService } from '@formcast/platform';
-import { uniqueName } from '@formcast/testing';
+import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
-import { deleteTestTopology } from './broker-cleanup';
+
 
 export type SystemMode = 'embedded' | 'rabbitmq';
 

@@ -23,6 +23,8 @@ export const directoryCommands = {
   findDevice: 'directory.device.find',
   setDevicePushToken: 'directory.device.set_push_token',
   clearStalePushToken: 'directory.device.clear_stale_push_token',
+  resolveDevice: 'directory.device.resolve',
+  resolveForm: 'directory.form.resolve',
 
   listForms: 'directory.form.list',
   createForm: 'directory.form.create',
@@ -70,14 +72,18 @@ export const enrollDevicePayload = z.object({
   push_token: z.string().min(1).max(4096).nullable().default(null),
 });
 
-/** A device path parameter: its identifier, or its numeric id. */
-export const findDevicePayload = z.object({ ref: z.string().min(1).max(255) });
 export const setDevicePushTokenPayload = z.object({
   deviceId: id,
   pushToken: z.string().min(1).max(4096).nullable(),
 });
 /** FCM said the token is gone: clear it, unless the device has registered a new one since. */
 export const clearStalePushTokenPayload = z.object({ deviceId: id, pushToken: z.string().min(1).max(4096) });
+
+/** A device path parameter: its identifier, or its numeric id. */
+export const findDevicePayload = z.object({ ref: z.string().min(1).max(255) });
+/** Services' lookups (not HTTP): a device by identifier or id, a template by namespace. */
+export const resolveDevicePayload = z.object({ ref: z.string().min(1).max(255) });
+export const resolveFormPayload = z.object({ namespace: z.string().min(1).max(1000) });
 
 export const formIdPayload = z.object({ formId: id });
 /** The definition is checked in depth by the directory's domain rules. */
@@ -153,3 +159,32 @@ export interface FormCreatedView {
 export interface FormUpdatedView extends FormCreatedView {
   version: string;
 }
+
+/** A device as other services need it (internal: carries the push token). */
+export interface ResolvedDevice {
+  id: number;
+  orgId: number;
+  identifier: string;
+  pendingApproval: boolean;
+  pushToken: string | null;
+}
+
+/** A template as other services need it: its questions, to check pushed values against. */
+export interface ResolvedForm {
+  id: number;
+  orgId: number;
+  namespace: string;
+  name: string;
+  questions: unknown[];
+}
+
+/** Events the directory publishes after a change (best effort: consumers also expire caches). */
+export const directoryEvents = {
+  deviceChanged: 'directory.device.changed',
+  formChanged: 'directory.form.changed',
+} as const;
+
+/** A device was approved, updated, deleted or changed its push token. */
+export const deviceChangedPayload = z.object({ orgId: id, deviceId: id, identifier: z.string() });
+/** A template was replaced or deleted. */
+export const formChangedPayload = z.object({ orgId: id, formId: id, namespace: z.string() });

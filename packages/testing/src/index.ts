@@ -3,3 +3,4 @@ export * from './wait-for';
 export * from './container-engine';
 export * from './mongo-for-tests';
 export * from './describe-with-mongo';
+export * from './delete-test-topology';

@@ -17,6 +17,8 @@ import { enrollDevice } from './handlers/enroll-device';
 import { findDevice } from './handlers/find-device';
 import { setDevicePushToken } from './handlers/set-device-push-token';
 import { clearStalePushToken } from './handlers/clear-stale-push-token';
+import { resolveDevice } from './handlers/resolve-device';
+import { resolveForm } from './handlers/resolve-form';
 import { getDevice } from './handlers/get-device';
 import { getForm } from './handlers/get-form';
 import { issueApiToken } from './handlers/issue-api-token';
@@ -54,6 +56,8 @@ const handlers: Record<DirectoryCommand, (deps: DirectoryDeps) => CommandHandler
   [commands.findDevice]: findDevice,
   [commands.setDevicePushToken]: setDevicePushToken,
   [commands.clearStalePushToken]: clearStalePushToken,
+  [commands.resolveDevice]: resolveDevice,
+  [commands.resolveForm]: resolveForm,
   [commands.listForms]: listForms,
   [commands.createForm]: createForm,
   [commands.getForm]: getForm,
@@ -70,11 +74,11 @@ export function registerDirectoryService(bus: Bus, deps: DirectoryDeps): void {
 }
 
 /** The directory on its settings' store: what embedded mode and main.ts start. */
-export const startDirectoryService: ServiceStarter<Bus> = async ({ bus, settings }) => {
+export const startDirectoryService: ServiceStarter<Bus> = async ({ bus, settings, logger }) => {
   const store = await openDirectoryStore({
     mongoUrl: settings.MONGO_URL,
     sqliteFile: join(settings.DATA_DIR, 'directory.sqlite'),
   });
-  registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE });
+  registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE, bus, logger });
   return { name: directoryServiceName, ping: () => store.ping(), stop: () => store.close() };
 };

@@ -1,6 +1,7 @@
 import type { Bus } from '@formcast/bus';
 import { startDirectoryService } from '@formcast/directory';
+import { startPushService } from '@formcast/push';
 import type { ServiceStarter } from '@formcast/platform';
 
 /** Every service behind the gateway, in start order. Add a new service here. */
-export const serviceStarters: ServiceStarter<Bus>[] = [startDirectoryService];
+export const serviceStarters: ServiceStarter<Bus>[] = [startDirectoryService, startPushService];

@@ -13,3 +13,8 @@ export async function deviceView(store: DirectoryStore, device: Device): Promise
   const [view] = await deviceViews(store, device.orgId, [device]);
   return view!;
 }
+
+/** A device path parameter names a device by identifier or, as later API versions allow, by id. */
+export async function findDeviceByRef(store: DirectoryStore, orgId: number, ref: string): Promise<Device | null> {
+  return /^[1-9][0-9]{0,14}$/.test(ref) ? store.getDevice(orgId, Number(ref)) : store.findDeviceByIdentifier(orgId, ref);
+}

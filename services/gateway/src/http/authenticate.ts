@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Bus } from '@formcast/bus';
-import { createEnvelope, directoryCommands } from '@formcast/contracts';
+import { createEnvelope, directoryCommands, type AuthenticatedDevice } from '@formcast/contracts';
 import { AppError, hashSecret, secretsEqual } from '@formcast/platform';
 
 export const basicRealm = 'Formcast API';
@@ -51,6 +51,31 @@ export function requireAdminToken(adminToken: string) {
     if (!token || !secretsEqual(token, adminToken)) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="Formcast admin"');
       throw new AppError('unauthorized', 'Admin token required (Authorization: Bearer <ADMIN_TOKEN>)');
+    }
+    next();
+  };
+}
+
+/** A device's own secret (`Authorization: Bearer`) → `req.context.orgId` and `deviceId`; else 401. */
+export function requireDeviceSecret(bus: Bus, timeoutMs: number) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const secret = bearerToken(req.get('authorization'));
+    if (!secret) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="Formcast devices"');
+      throw new AppError('unauthorized', 'Device authentication required: Authorization: Bearer <device secret>');
+    }
+    try {
+      const device = await bus.request<AuthenticatedDevice>(
+        createEnvelope(directoryCommands.authenticateDevice, { secretHash: hashSecret(secret) }, { requestId: req.context.requestId }),
+        { timeoutMs },
+      );
+      req.context.orgId = device.orgId;
+      req.context.deviceId = device.deviceId;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unauthorized') {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="Formcast devices"');
+      }
+      throw error;
     }
     next();
   };

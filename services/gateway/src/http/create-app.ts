@@ -7,7 +7,9 @@ import { enrollmentRoutes } from '../routes/enrollment';
 import { formRoutes } from '../routes/forms';
 import { groupRoutes } from '../routes/groups';
 import { healthRoutes } from '../routes/health';
-import { requireAdminToken, requireApiToken } from './authenticate';
+import { deviceSideRoutes } from '../routes/device-side';
+import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
+import { requireAdminToken, requireApiToken, requireDeviceSecret } from './authenticate';
 import { errorHandler } from './error-handler';
 import { requireOwnOrganization } from './organization-scope';
 import { requestContext } from './request-context';
@@ -41,8 +43,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   const organization = express.Router({ mergeParams: true });
   organization.use(requireOwnOrganization);
-  organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }));
+  organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }), organizationOneshotRoutes({ send }));
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs), organization);
+  app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs), oneshotRoutes({ send }));
+  app.use('/device', requireDeviceSecret(bus, commandTimeoutMs), deviceSideRoutes({ send }));
 
   app.use((req) => {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);

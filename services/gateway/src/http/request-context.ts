@@ -7,6 +7,8 @@ export interface RequestContext {
   requestId: string;
   logger: Logger;
   orgId?: number;
+  /** Set when a device authenticated with its secret. */
+  deviceId?: number;
 }
 
 declare module 'express-serve-static-core' {

@@ -1,0 +1,28 @@
+/** Spec section 3: outstanding from creation until completed on the device or revoked. */
+export type OneshotState = 'outstanding' | 'revoked' | 'completed';
+
+export interface Oneshot {
+  id: number;
+  orgId: number;
+  deviceId: number;
+  deviceIdentifier: string;
+  formId: number;
+  /** The template's namespace. */
+  templateNamespace: string;
+  /** `<template namespace>?<uuid>`: this copy's own namespace. */
+  namespace: string;
+  name: string;
+  description: string;
+  payload: Record<string, unknown>;
+  state: OneshotState;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Submission {
+  oneshotId: number;
+  orgId: number;
+  deviceId: number;
+  answers: Record<string, unknown>;
+  submittedAt: string;
+}

@@ -1,0 +1,13 @@
+import type { CommandHandler } from '@formcast/bus';
+import { deviceSideListPayload, type DeviceOneshotView } from '@formcast/contracts';
+import { parsePayload, requireOrgId } from '@formcast/platform';
+import { toDeviceOneshotView } from '../domain/views';
+import type { PushDeps } from './deps';
+
+/** GET /device/oneshots: the authenticated device's outstanding oneshots, with payloads. */
+export const deviceListOneshots =
+  ({ store }: PushDeps): CommandHandler =>
+  async (command): Promise<DeviceOneshotView[]> => {
+    const { deviceId } = parsePayload(deviceSideListPayload, command.payload);
+    return (await store.listOutstandingForDevice(requireOrgId(command), deviceId)).map(toDeviceOneshotView);
+  };

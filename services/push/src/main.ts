@@ -1,0 +1,4 @@
+import { runServiceAlone } from '@formcast/bus';
+import { startPushService } from './service';
+
+runServiceAlone('push', startPushService);

@@ -1,0 +1,102 @@
+import type { Bus } from '@formcast/bus';
+import type { Logger } from '@formcast/platform';
+import type { PushStore } from '../store/push-store';
+
+export interface OutboxRelayOptions {
+  /** How often to look for events left behind (a crash, a broker outage). */
+  pollMs?: number;
+  batchSize?: number;
+  /** Wait after a failed publish before trying again, doubled up to 30 s. */
+  retryMs?: number;
+}
+
+/**
+ * Publishes what the store's outbox holds, oldest first, and removes each event once the
+ * broker confirmed it. Woken after every write; also polls, so events written just before
+ * a crash go out after the restart. At-least-once: an event may go out twice if the
+ * process dies between the confirm and the removal; consumers drop duplicates by id.
+ */
+export class OutboxRelay {
+  private readonly pollMs: number;
+  private readonly batchSize: number;
+  private readonly retryMs: number;
+  private running = false;
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private failures = 0;
+
+  constructor(
+    private readonly store: PushStore,
+    private readonly bus: Bus,
+    private readonly logger: Logger,
+    options: OutboxRelayOptions = {},
+  ) {
+    this.pollMs = options.pollMs ?? 1000;
+    this.batchSize = options.batchSize ?? 200;
+    this.retryMs = options.retryMs ?? 200;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.wake();
+  }
+
+  /** Something was written: publish it soon. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.clearTimer();
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      if (!this.running) return;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      } else {
+        this.schedule(this.failures > 0 ? Math.min(this.retryMs * 2 ** (this.failures - 1), 30000) : this.pollMs);
+      }
+    });
+  }
+
+  /** Stops after the batch in flight; what is left stays in the outbox for the next start. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.clearTimer();
+    await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (;;) {
+        const batch = await this.store.unpublishedEvents(this.batchSize);
+        if (batch.length === 0) break;
+        for (const entry of batch) {
+          await this.bus.publish(entry.event);
+          await this.store.markPublished([entry.seq]);
+        }
+        this.failures = 0;
+        if (!this.running) break;
+      }
+      this.failures = 0;
+    } catch (err) {
+      this.failures += 1;
+      this.logger.warn({ err, failures: this.failures }, 'outbox relay could not publish; will retry');
+    }
+  }
+
+  private schedule(ms: number): void {
+    this.clearTimer();
+    this.timer = setTimeout(() => this.wake(), ms);
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

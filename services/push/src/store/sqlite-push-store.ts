@@ -1,0 +1,218 @@
+import { AppError } from '@formcast/platform';
+import { nextSqliteId, openSqlite, type SqliteDatabase } from '@formcast/storage';
+import type { Envelope } from '@formcast/contracts';
+import type { OneshotEventFactory } from '../domain/oneshot-events';
+import type { Oneshot, OneshotState, Submission } from '../domain/records';
+import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
+import { pushMigrations } from './sqlite-migrations';
+
+interface OneshotRow {
+  id: number;
+  org_id: number;
+  device_id: number;
+  device_identifier: string;
+  form_id: number;
+  template_namespace: string;
+  namespace: string;
+  name: string;
+  description: string;
+  payload: string;
+  state: OneshotState;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SubmissionRow {
+  oneshot_id: number;
+  org_id: number;
+  device_id: number;
+  answers: string;
+  submitted_at: string;
+}
+
+const toOneshot = (r: OneshotRow): Oneshot => ({
+  id: r.id,
+  orgId: r.org_id,
+  deviceId: r.device_id,
+  deviceIdentifier: r.device_identifier,
+  formId: r.form_id,
+  templateNamespace: r.template_namespace,
+  namespace: r.namespace,
+  name: r.name,
+  description: r.description,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  state: r.state,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toSubmission = (r: SubmissionRow): Submission => ({
+  oneshotId: r.oneshot_id,
+  orgId: r.org_id,
+  deviceId: r.device_id,
+  answers: JSON.parse(r.answers) as Record<string, unknown>,
+  submittedAt: r.submitted_at,
+});
+
+const notOutstanding = (id: number) => new AppError('not_found', `Oneshot ${id} is not outstanding on this device`);
+const defaultPageSize = 500;
+
+export interface SqlitePushStoreOptions {
+  /** Rows per page of `streamOutstandingForOrganization` (500); tests make it small. */
+  pageSize?: number;
+}
+
+/**
+ * The push store on SQLite (embedded mode). Each transition and its outbox row are one
+ * IMMEDIATE transaction, so a crash leaves both or neither.
+ */
+export class SqlitePushStore implements PushStore {
+  private readonly db: SqliteDatabase;
+  private readonly pageSize: number;
+
+  constructor(file: string, options: SqlitePushStoreOptions = {}) {
+    this.db = openSqlite(file, pushMigrations);
+    this.pageSize = options.pageSize ?? defaultPageSize;
+  }
+
+  async create(input: NewOneshot, event: OneshotEventFactory): Promise<Oneshot> {
+    return this.transaction(() => {
+      const id = nextSqliteId(this.db, 'oneshots');
+      const now = new Date().toISOString();
+      this.db
+        .prepare(
+          `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace,
+             name, description, payload, state, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'outstanding', ?, ?)`,
+        )
+        .run(id, input.orgId, input.deviceId, input.deviceIdentifier, input.formId, input.templateNamespace,
+          input.namespace, input.name, input.description, JSON.stringify(input.payload), now, now);
+      const oneshot = this.row(input.orgId, id)!;
+      this.appendEvent(event(oneshot, this.outstandingCount(input.orgId, input.deviceId)));
+      return oneshot;
+    });
+  }
+
+  async update(orgId: number, deviceId: number, oneshotId: number, change: OneshotChange, event: OneshotEventFactory) {
+    return this.transaction(() => {
+      const current = this.outstanding(orgId, deviceId, oneshotId);
+      this.db
+        .prepare('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE id = ?')
+        .run(JSON.stringify(change.payload), change.name ?? current.name, change.description ?? current.description,
+          new Date().toISOString(), oneshotId);
+      const oneshot = this.row(orgId, oneshotId)!;
+      this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
+      return oneshot;
+    });
+  }
+
+  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory) {
+    return this.transaction(() => {
+      this.outstanding(orgId, deviceId, oneshotId);
+      return this.end(orgId, deviceId, oneshotId, 'revoked', event);
+    });
+  }
+
+  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory) {
+    return this.transaction(() => {
+      const ids = this.db
+        .prepare("SELECT id FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
+        .pluck()
+        .all(orgId, deviceId) as number[];
+      return ids.map((id) => this.end(orgId, deviceId, id, 'revoked', event));
+    });
+  }
+
+  async complete(orgId: number, deviceId: number, oneshotId: number, answers: Record<string, unknown>, event: OneshotEventFactory) {
+    return this.transaction(() => {
+      const current = this.row(orgId, oneshotId);
+      if (!current || current.deviceId !== deviceId) throw new AppError('not_found', `Oneshot ${oneshotId} does not exist`);
+      if (current.state !== 'outstanding') throw new AppError('conflict', `Oneshot ${oneshotId} is ${current.state}; it can no longer be submitted`);
+      const submittedAt = new Date().toISOString();
+      this.db
+        .prepare('INSERT INTO submissions (oneshot_id, org_id, device_id, answers, submitted_at) VALUES (?, ?, ?, ?, ?)')
+        .run(oneshotId, orgId, deviceId, JSON.stringify(answers), submittedAt);
+      this.end(orgId, deviceId, oneshotId, 'completed', event);
+      return { oneshotId, orgId, deviceId, answers, submittedAt };
+    });
+  }
+
+  async get(orgId: number, oneshotId: number) {
+    return this.row(orgId, oneshotId);
+  }
+
+  async getSubmission(orgId: number, oneshotId: number) {
+    const row = this.db.prepare('SELECT * FROM submissions WHERE org_id = ? AND oneshot_id = ?').get(orgId, oneshotId) as SubmissionRow | undefined;
+    return row ? toSubmission(row) : null;
+  }
+
+  async listOutstandingForDevice(orgId: number, deviceId: number) {
+    const rows = this.db
+      .prepare("SELECT * FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
+      .all(orgId, deviceId) as OneshotRow[];
+    return rows.map(toOneshot);
+  }
+
+  async *streamOutstandingForOrganization(orgId: number): AsyncIterable<Oneshot> {
+    const page = this.db.prepare(
+      "SELECT * FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND id > ? ORDER BY id LIMIT ?",
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(orgId, after, this.pageSize) as OneshotRow[];
+      for (const row of rows) yield toOneshot(row);
+      if (rows.length < this.pageSize) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  async unpublishedEvents(limit: number): Promise<OutboxEntry[]> {
+    const rows = this.db.prepare('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?').all(limit) as Array<{ seq: number; event: string }>;
+    return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.event) as Envelope }));
+  }
+
+  async markPublished(seqs: number[]): Promise<void> {
+    this.db.prepare('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))').run(JSON.stringify(seqs));
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private transaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  private row(orgId: number, id: number): Oneshot | null {
+    const row = this.db.prepare('SELECT * FROM oneshots WHERE org_id = ? AND id = ?').get(orgId, id) as OneshotRow | undefined;
+    return row ? toOneshot(row) : null;
+  }
+
+  private outstanding(orgId: number, deviceId: number, id: number): Oneshot {
+    const oneshot = this.row(orgId, id);
+    if (!oneshot || oneshot.deviceId !== deviceId || oneshot.state !== 'outstanding') throw notOutstanding(id);
+    return oneshot;
+  }
+
+  private end(orgId: number, deviceId: number, id: number, state: 'revoked' | 'completed', event: OneshotEventFactory): Oneshot {
+    this.db.prepare('UPDATE oneshots SET state = ?, updated_at = ? WHERE id = ?').run(state, new Date().toISOString(), id);
+    const oneshot = this.row(orgId, id)!;
+    this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
+    return oneshot;
+  }
+
+  private outstandingCount(orgId: number, deviceId: number): number {
+    return this.db
+      .prepare("SELECT COUNT(*) FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'")
+      .pluck()
+      .get(orgId, deviceId) as number;
+  }
+
+  private appendEvent(event: Envelope): void {
+    this.db.prepare('INSERT INTO outbox (event) VALUES (?)').run(JSON.stringify(event));
+  }
+}
