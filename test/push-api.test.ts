@@ -2,6 +2,7 @@ import type { ApiClient } from './support/api-client';
 import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
 import { createTemplate, pushJson } from './support/push-fixtures';
 import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { waitFor } from '@formcast/testing';
 
 describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
   let system: RunningSystem;
@@ -159,5 +160,26 @@ describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
     const mine = await enrollDevice(api, org);
     expect((await api.delete(`/clients/${mine.identifier}/oneshots/${id}`, { token: org.token })).status).toBe(404);
     expect((await api.get(`/clients/${theirs.identifier}/oneshots.json`, { token: other.token })).json()).toHaveLength(1);
+  });
+
+  it('follows directory changes well within the cache lifetime: a new question, a deleted device', async () => {
+    const device = await enrollDevice(api, org);
+    const own = await createTemplate(api, org, { type: 'root', title: 'Evolving', children: [{ identifier: 'a', type: 'text' }] });
+    expect((await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: { a: '1' } })).status).toBe(202);
+    expect((await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: { b: '2' } })).status).toBe(400);
+
+    await api.put(`/organizations/${org.orgId}/forms/${own.id}`, {
+      token: org.token,
+      json: { type: 'root', title: 'Evolving', children: [{ identifier: 'a', type: 'text' }, { identifier: 'b', type: 'text' }] },
+    });
+    // The cache keeps entries 10 s; the directory's announcement must clear it well before.
+    await waitFor(async () => (await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: { b: '2' } })).status === 202, {
+      timeoutMs: 3000,
+    });
+
+    await api.delete(`/organizations/${org.orgId}/devices/${device.id}`, { token: org.token });
+    await waitFor(async () => (await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: {} })).status === 404, {
+      timeoutMs: 3000,
+    });
   });
 });
