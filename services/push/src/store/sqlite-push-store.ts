@@ -97,9 +97,9 @@ export class SqlitePushStore implements PushStore {
     return this.transaction(() => {
       const current = this.outstanding(orgId, deviceId, oneshotId);
       this.db
-        .prepare('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE id = ?')
+        .prepare('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE org_id = ? AND id = ?')
         .run(JSON.stringify(change.payload), change.name ?? current.name, change.description ?? current.description,
-          new Date().toISOString(), oneshotId);
+          new Date().toISOString(), orgId, oneshotId);
       const oneshot = this.row(orgId, oneshotId)!;
       this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
       return oneshot;
@@ -199,7 +199,7 @@ export class SqlitePushStore implements PushStore {
   }
 
   private end(orgId: number, deviceId: number, id: number, state: 'revoked' | 'completed', event: OneshotEventFactory): Oneshot {
-    this.db.prepare('UPDATE oneshots SET state = ?, updated_at = ? WHERE id = ?').run(state, new Date().toISOString(), id);
+    this.db.prepare('UPDATE oneshots SET state = ?, updated_at = ? WHERE org_id = ? AND id = ?').run(state, new Date().toISOString(), orgId, id);
     const oneshot = this.row(orgId, id)!;
     this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
     return oneshot;

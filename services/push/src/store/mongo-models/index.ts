@@ -1,0 +1,19 @@
+import type { Connection } from 'mongoose';
+import { oneshotModel } from './oneshot.schema';
+import { outboxModel } from './outbox.schema';
+import { submissionModel } from './submission.schema';
+
+export type { OneshotDoc } from './oneshot.schema';
+export type { OutboxDoc } from './outbox.schema';
+export type { SubmissionDoc } from './submission.schema';
+
+/** The push service's models on one connection, registered there once. */
+export function pushModels(connection: Connection) {
+  return {
+    Oneshot: oneshotModel(connection),
+    Submission: submissionModel(connection),
+    Outbox: outboxModel(connection),
+  };
+}
+
+export type PushModels = ReturnType<typeof pushModels>;
