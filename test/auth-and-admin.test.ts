@@ -1,6 +1,7 @@
 import type { ApiClient } from './support/api-client';
 import { createOrganization } from './support/fixtures';
 import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { waitFor } from '@formcast/testing';
 
 describe.each(systemModes)('Authentication and administration (%s)', (mode) => {
   let system: RunningSystem;
@@ -59,7 +60,8 @@ describe.each(systemModes)('Authentication and administration (%s)', (mode) => {
 
     const revoked = await api.delete(`/admin/organizations/${org.orgId}/tokens/${second.id}`, { bearer: system.adminToken });
     expect(revoked.status).toBe(200);
-    expect((await api.get(path, { token: second.api_token })).status).toBe(401);
+    // The gateway hears of the revocation and drops its cached authentication.
+    await waitFor(async () => (await api.get(path, { token: second.api_token })).status === 401, { timeoutMs: 3000 });
     expect((await api.get(path, { token: org.token })).status).toBe(200);
   });
 

@@ -64,6 +64,7 @@ export async function startSystem(mode: SystemMode, env: Record<string, string> 
     adminToken,
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, () => resolve(s));
@@ -81,7 +82,7 @@ export async function startSystem(mode: SystemMode, env: Record<string, string> 
         await bus.close();
         await service.stop();
       }
-      await deleteTestTopology(amqpUrl, prefix, peers.map((p) => p.service.name));
+      await deleteTestTopology(amqpUrl, prefix, [...peers.map((p) => p.service.name), 'gateway']);
       cleanup();
     },
   };

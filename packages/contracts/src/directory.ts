@@ -182,9 +182,12 @@ export interface ResolvedForm {
 export const directoryEvents = {
   deviceChanged: 'directory.device.changed',
   formChanged: 'directory.form.changed',
+  tokenRevoked: 'directory.token.revoked',
 } as const;
 
 /** A device was approved, updated, deleted or changed its push token. */
 export const deviceChangedPayload = z.object({ orgId: id, deviceId: id, identifier: z.string() });
 /** A template was replaced or deleted. */
 export const formChangedPayload = z.object({ orgId: id, formId: id, namespace: z.string() });
+/** An API token of the organization was revoked. */
+export const tokenRevokedPayload = z.object({ orgId: id, tokenId: id });

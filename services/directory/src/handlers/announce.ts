@@ -28,3 +28,7 @@ export function announceFormChanged(deps: DirectoryDeps, form: { orgId: number; 
     createEnvelope(directoryEvents.formChanged, { orgId: form.orgId, formId: form.id, namespace: form.namespace }, { orgId: form.orgId, requestId }),
   );
 }
+
+export function announceTokenRevoked(deps: DirectoryDeps, orgId: number, tokenId: number, requestId?: string) {
+  return announce(deps, createEnvelope(directoryEvents.tokenRevoked, { orgId, tokenId }, { orgId, requestId }));
+}

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Bus } from '@formcast/bus';
 import { createEnvelope, directoryCommands, type AuthenticatedDevice } from '@formcast/contracts';
 import { AppError, hashSecret, secretsEqual } from '@formcast/platform';
+import type { TokenCache } from './token-cache';
 
 export const basicRealm = 'Formcast API';
 
@@ -21,18 +22,26 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 /** Organization API token (HTTP Basic) → `req.context.orgId`; else 401 with a Basic challenge. */
-export function requireApiToken(bus: Bus, timeoutMs: number) {
+export function requireApiToken(bus: Bus, timeoutMs: number, cache: TokenCache) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const token = basicUserName(req.get('authorization'));
     if (!token) {
       res.setHeader('WWW-Authenticate', `Basic realm="${basicRealm}"`);
       throw new AppError('unauthorized', 'Authentication required: HTTP Basic with the API token as user name');
     }
+    const tokenHash = hashSecret(token);
+    const cached = cache.get(tokenHash);
+    if (cached !== undefined) {
+      req.context.orgId = cached;
+      next();
+      return;
+    }
     try {
       const { orgId } = await bus.request<{ orgId: number }>(
-        createEnvelope(directoryCommands.authenticateToken, { tokenHash: hashSecret(token) }, { requestId: req.context.requestId }),
+        createEnvelope(directoryCommands.authenticateToken, { tokenHash }, { requestId: req.context.requestId }),
         { timeoutMs },
       );
+      cache.set(tokenHash, orgId);
       req.context.orgId = orgId;
     } catch (error) {
       if (error instanceof AppError && error.code === 'unauthorized') {

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Bus } from '@formcast/bus';
-import { AppError, type Logger } from '@formcast/platform';
+import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
+import { AppError, parsePayload, type Logger } from '@formcast/platform';
 import { adminRoutes } from '../routes/admin';
 import { deviceRoutes } from '../routes/devices';
 import { enrollmentRoutes } from '../routes/enrollment';
@@ -14,6 +15,10 @@ import { errorHandler } from './error-handler';
 import { requireOwnOrganization } from './organization-scope';
 import { requestContext } from './request-context';
 import { commandSender } from './send-command';
+import { TokenCache } from './token-cache';
+
+/** The gateway's name on the bus: its event queue (token revocations). */
+export const gatewayServiceName = 'gateway';
 
 export interface GatewayOptions {
   bus: Bus;
@@ -29,6 +34,10 @@ export interface GatewayOptions {
 export function createGatewayApp(options: GatewayOptions): Express {
   const { bus, logger, commandTimeoutMs } = options;
   const send = commandSender(bus, commandTimeoutMs);
+  const tokens = new TokenCache({ ttlMs: 5000, maxEntries: 10000 });
+  bus.subscribe(gatewayServiceName, directoryEvents.tokenRevoked, async (event) => {
+    tokens.forgetOrganization(parsePayload(tokenRevokedPayload, event.payload).orgId);
+  });
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -44,8 +53,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const organization = express.Router({ mergeParams: true });
   organization.use(requireOwnOrganization);
   organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }), organizationOneshotRoutes({ send }));
-  app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs), organization);
-  app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs), oneshotRoutes({ send }));
+  app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
+  app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
   app.use('/device', requireDeviceSecret(bus, commandTimeoutMs), deviceSideRoutes({ send }));
 
   app.use((req) => {
