@@ -1,1 +1,4 @@
-export {};
+export * from './store';
+export * from './domain/records';
+export { registerResourcesService, resourcesServiceName, startResourcesService } from './service';
+export type { ResourcesDeps } from './handlers/deps';

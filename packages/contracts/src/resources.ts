@@ -1,0 +1,129 @@
+import { z } from 'zod';
+
+/** Commands served by the resources service (routing key = the name). */
+export const resourceCommands = {
+  listResources: 'resources.resource.list',
+  describeResource: 'resources.resource.describe',
+  downloadResource: 'resources.resource.download',
+  createResource: 'resources.resource.create',
+  updateResource: 'resources.resource.update',
+  deleteResource: 'resources.resource.delete',
+} as const;
+
+/** The file types of spec section 8. */
+export const specResourceContentTypes = [
+  'image/png',
+  'image/jpeg',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+  'application/json',
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+] as const;
+
+/** The map overlay's own type in the real product's newer docs; `application/json` works too. */
+export const mapOverlayContentType = 'application/vnd.device-magic.map-overlay.json';
+
+/** Every `file.content_type` a resource may have. */
+export const resourceContentTypes = [...specResourceContentTypes, mapOverlayContentType] as const;
+
+export type ResourceContentType = (typeof resourceContentTypes)[number];
+
+// ---- Base64 ------------------------------------------------------------------------------
+
+const base64Alphabet = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Whether `text` is standard Base64 (RFC 4648 section 4, no whitespace): the alphabet, then
+ * at most two `=`, which only complete a last group of four. Unpadded text is accepted, as
+ * decoders do, but never a length that leaves a single character over.
+ */
+export function isBase64(text: string): boolean {
+  if (text.length % 4 === 1 || !base64Alphabet.test(text)) return false;
+  return !text.endsWith('=') || text.length % 4 === 0;
+}
+
+/** The number of bytes Base64 text decodes to, without decoding it (for size limits). */
+export function base64DecodedLength(text: string): number {
+  let padding = 0;
+  if (text.endsWith('==')) padding = 2;
+  else if (text.endsWith('=')) padding = 1;
+  const unpadded = text.length - padding;
+  return Math.floor((unpadded * 3) / 4);
+}
+
+// ---- payloads ----------------------------------------------------------------------------
+
+const id = z.number().int().positive();
+const description = z.string().max(10000);
+
+/**
+ * A file as the API takes it (spec 2.3). The gateway removes line breaks from `file_data`
+ * and turns the `["<mime>", null]` form of `content_type` into the string; the resources
+ * service checks the type against the allowed list, the size and the bytes themselves.
+ */
+export const resourceFilePayload = z.object({
+  file_name: z.string().min(1, 'must not be empty').max(255),
+  file_data: z.string().refine(isBase64, 'must be Base64 (A-Z, a-z, 0-9, +, / and = padding)'),
+  content_type: z.string().min(1, 'must not be empty').max(255),
+});
+
+export const createResourcePayload = z.object({
+  description,
+  file: resourceFilePayload,
+});
+
+/** Only what is given changes; a new file bumps the version. */
+export const updateResourcePayload = z.object({
+  resourceId: id,
+  description: description.optional(),
+  file: resourceFilePayload.optional(),
+});
+
+export const resourceIdPayload = z.object({ resourceId: id });
+
+export type ResourceFilePayload = z.infer<typeof resourceFilePayload>;
+
+// ---- views: the API's JSON shapes --------------------------------------------------------
+
+/** A resource in the listing (spec 2.1). */
+export interface ResourceListItemView {
+  id: number;
+  original_filename: string;
+  version: number;
+  description: string;
+}
+
+export interface ResourceColumnView {
+  column_name: string;
+  /** The column's position in the sheet, counting from 1 (A = 1). */
+  column_number: number;
+  column_id: string;
+}
+
+/** One sheet of a spreadsheet (spec 2.2, with `original_sheet_name` as observed). */
+export interface ResourceTableView {
+  table_name: string;
+  original_sheet_name: string;
+  table_id: string;
+  columns: ResourceColumnView[];
+}
+
+/** A described resource (spec 2.2), wrapped as `{"resource": …}` by the gateway. */
+export interface ResourceView {
+  id: number;
+  identifier: string;
+  original_filename: string;
+  version: number;
+  description: string;
+  generated_content_summary: ResourceTableView[];
+}
+
+/** A resource's file for download: the gateway decodes `file_data` and sends the bytes. */
+export interface ResourceFileView {
+  file_name: string;
+  content_type: string;
+  file_data: string;
+}

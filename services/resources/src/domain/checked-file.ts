@@ -1,0 +1,47 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { base64DecodedLength, type ResourceFilePayload } from '@formcast/contracts';
+import { AppError } from '@formcast/platform';
+import { allowedContentType } from './content-type';
+import { checkFileContent } from './file-content';
+import type { CheckedFile } from './records';
+import { summarizeSpreadsheet } from './spreadsheet-summary';
+
+export interface FileRules {
+  /** The largest file, in bytes once decoded (RESOURCE_MAX_BYTES). */
+  maxFileBytes: number;
+  /** New UUIDs (identifier, table and column ids); random v4 unless a test fixes them. */
+  newId?: () => string;
+}
+
+/**
+ * A file from a create or update, checked in order: its type is an allowed one (415), its
+ * size is within the limit (413), its bytes are what the type claims (422; 400 for a
+ * broken map overlay). Then what is derived from it: the spreadsheet summary, the
+ * identifier and the digest. Nothing here is stored.
+ */
+export async function checkFile(file: ResourceFilePayload, rules: FileRules): Promise<CheckedFile> {
+  const newId = rules.newId ?? randomUUID;
+  const contentType = allowedContentType(file.content_type);
+  const size = base64DecodedLength(file.file_data);
+  if (size > rules.maxFileBytes) {
+    throw new AppError('too_large', `file.file_data: the file is ${size} bytes; the largest accepted is ${rules.maxFileBytes} bytes`);
+  }
+  const bytes = Buffer.from(file.file_data, 'base64');
+  const facts = await checkFileContent(contentType, bytes);
+  let contentSummary: CheckedFile['contentSummary'] = [];
+  if (facts.isSpreadsheet) {
+    try {
+      contentSummary = await summarizeSpreadsheet(file.file_name, bytes, newId);
+    } catch {
+      throw new AppError('unprocessable', 'file.file_data: the spreadsheet cannot be read: a sheet or its shared strings are malformed');
+    }
+  }
+  return {
+    originalFilename: file.file_name,
+    contentType,
+    bytes,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    identifier: newId(),
+    contentSummary,
+  };
+}

@@ -1,0 +1,9 @@
+import type { FileRules } from '../domain/checked-file';
+import type { ResourceStore } from '../store/resource-store';
+
+/** What every resources handler is built from. */
+export interface ResourcesDeps {
+  store: ResourceStore;
+  /** The size limit and id source for incoming files. */
+  fileRules: FileRules;
+}

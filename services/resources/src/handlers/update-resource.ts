@@ -1,0 +1,25 @@
+import type { CommandHandler } from '@formcast/bus';
+import { updateResourcePayload, type ResourceView } from '@formcast/contracts';
+import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
+import { checkFile } from '../domain/checked-file';
+import { toResourceView } from '../domain/views';
+import { resourceNotFound } from '../store/resource-errors';
+import type { ResourcePatch } from '../store/resource-store';
+import type { ResourcesDeps } from './deps';
+
+/** Changes only what is given; a new file bumps the version and regenerates the summary. */
+export const updateResource =
+  ({ store, fileRules }: ResourcesDeps): CommandHandler =>
+  async (command): Promise<ResourceView> => {
+    const orgId = requireOrgId(command);
+    const { resourceId, description, file } = parsePayload(updateResourcePayload, command.payload);
+    if (description === undefined && file === undefined) {
+      throw new AppError('invalid', 'resource: give the description, the file, or both, to change');
+    }
+    // An unknown id answers 404 before a large file is checked for nothing.
+    if (!(await store.getResource(orgId, resourceId))) throw resourceNotFound(resourceId);
+    const patch: ResourcePatch = {};
+    if (description !== undefined) patch.description = description;
+    if (file !== undefined) patch.file = await checkFile(file, fileRules);
+    return toResourceView(await store.updateResource(orgId, resourceId, patch, command.id));
+  };

@@ -1,0 +1,4 @@
+import { runServiceAlone } from '@formcast/bus';
+import { startResourcesService } from './service';
+
+runServiceAlone('resources', startResourcesService);

@@ -1,0 +1,85 @@
+import { Schema, type Connection, type Model, type mongo } from 'mongoose';
+
+export interface ContentColumnDoc {
+  name: string;
+  number: number;
+  id: string;
+}
+
+export interface ContentTableDoc {
+  tableName: string;
+  sheetName: string;
+  id: string;
+  columns: ContentColumnDoc[];
+}
+
+/** A resource's metadata; its bytes are the GridFS file `fileId` of the `resource_files` bucket. */
+export interface ResourceDoc {
+  _id: number;
+  orgId: number;
+  originalFilename: string;
+  description: string;
+  contentType: string;
+  version: number;
+  identifier: string;
+  byteSize: number;
+  sha256: string;
+  contentSummary: ContentTableDoc[];
+  fileId: mongo.ObjectId;
+  /** The last command that changed it (see ResourceStore). */
+  commandId: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+// `id: false`: these documents have a field of their own named id.
+const columnSchema = new Schema<ContentColumnDoc>(
+  {
+    name: { type: String, required: true },
+    number: { type: Number, required: true },
+    id: { type: String, required: true },
+  },
+  { _id: false, id: false },
+);
+
+const tableSchema = new Schema<ContentTableDoc>(
+  {
+    tableName: { type: String, required: true },
+    sheetName: { type: String, required: true },
+    id: { type: String, required: true },
+    columns: { type: [columnSchema], default: [] },
+  },
+  { _id: false, id: false },
+);
+
+export const resourceSchema = new Schema<ResourceDoc>(
+  {
+    _id: { type: Number, required: true },
+    orgId: { type: Number, required: true },
+    originalFilename: { type: String, required: true },
+    description: { type: String, default: '' },
+    contentType: { type: String, required: true },
+    version: { type: Number, required: true },
+    identifier: { type: String, required: true },
+    byteSize: { type: Number, required: true },
+    sha256: { type: String, required: true },
+    contentSummary: { type: [tableSchema], default: [] },
+    fileId: { type: Schema.Types.ObjectId, required: true },
+    commandId: { type: String, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+// listResources, ascending by id; and every lookup by id, which also filters by orgId.
+resourceSchema.index({ orgId: 1, _id: 1 });
+// A redelivered create finds the resource it made.
+resourceSchema.index({ orgId: 1, commandId: 1 });
+
+export function resourceModel(connection: Connection): Model<ResourceDoc> {
+  return (
+    (connection.models.Resource as Model<ResourceDoc> | undefined) ??
+    connection.model<ResourceDoc>('Resource', resourceSchema, 'resources')
+  );
+}

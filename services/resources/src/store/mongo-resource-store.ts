@@ -1,0 +1,232 @@
+import { AppError } from '@formcast/platform';
+import { mongoCounterModel, nextMongoId } from '@formcast/storage';
+import { mongo, type Connection } from 'mongoose';
+import type { CheckedFile, Resource } from '../domain/records';
+import { resourceModels, type ResourceDoc, type ResourceModels } from './mongo-models';
+import { resourceNotFound } from './resource-errors';
+import type { ResourcePatch, ResourceStore } from './resource-store';
+
+/** The GridFS bucket of the file bytes: `resource_files.files` and `resource_files.chunks`. */
+export const resourceFilesBucket = 'resource_files';
+
+/**
+ * The resources store on MongoDB (distributed mode): metadata in `resources`, bytes in
+ * GridFS. GridFS writes cannot join a transaction, so each change orders its steps to
+ * never lose a file a resource points at: the new file is written first, then the one
+ * metadata document is switched to it atomically, then the old file is deleted. A process
+ * dying between two steps leaves at most an unreferenced GridFS file (its metadata holds
+ * orgId and resourceId, so a sweep can find it), never a resource without its bytes.
+ */
+export class MongoResourceStore implements ResourceStore {
+  private readonly models: ResourceModels;
+  private readonly ready: Promise<void>;
+
+  /**
+   * Registers the models on the connection (see `connectMongo`). The store owns the
+   * connection from then on: `close()` closes it.
+   */
+  constructor(private readonly connection: Connection) {
+    this.models = resourceModels(connection);
+    const models = [...Object.values(this.models), mongoCounterModel(connection)];
+    this.ready = Promise.all(models.map((model) => model.init())).then(() => undefined);
+    this.ready.catch(() => undefined); // reported by the first operation that awaits it
+  }
+
+  /** Builds every index the schemas declare and drops others: the deploy step when autoIndex is off. */
+  async syncIndexes(): Promise<void> {
+    await this.ready;
+    for (const model of Object.values(this.models)) await model.syncIndexes();
+  }
+
+  async listResources(orgId: number): Promise<Resource[]> {
+    await this.ready;
+    const docs = await this.models.Resource.find({ orgId }).sort({ _id: 1 }).lean<ResourceDoc[]>();
+    return docs.map(resourceFromDoc);
+  }
+
+  async getResource(orgId: number, resourceId: number): Promise<Resource | null> {
+    const doc = await this.resourceDoc(orgId, resourceId);
+    return doc ? resourceFromDoc(doc) : null;
+  }
+
+  async readResourceFile(orgId: number, resourceId: number): Promise<{ resource: Resource; bytes: Buffer } | null> {
+    const doc = await this.resourceDoc(orgId, resourceId);
+    if (!doc) return null;
+    const bytes = await this.downloadFile(doc.fileId);
+    // null: the resource was changed or deleted between the two reads; a new read sees which.
+    if (bytes === null) return this.readResourceFileAgain(orgId, resourceId, doc.fileId);
+    return { resource: resourceFromDoc(doc), bytes };
+  }
+
+  async createResource(orgId: number, input: { description: string; file: CheckedFile }, commandId: string): Promise<Resource> {
+    await this.ready;
+    const { Resource } = this.models;
+    const done = await Resource.findOne({ orgId, commandId }).lean<ResourceDoc>();
+    if (done) return resourceFromDoc(done);
+    const id = await nextMongoId(this.connection, 'resources');
+    const fileId = await this.uploadFile(orgId, id, input.file);
+    const createdAt = new Date();
+    const doc: ResourceDoc = {
+      _id: id,
+      orgId,
+      ...fileFields(input.file),
+      description: input.description,
+      version: 0,
+      fileId,
+      commandId,
+      createdAt,
+      updatedAt: createdAt,
+    };
+    try {
+      await Resource.create(doc);
+    } catch (error) {
+      await this.deleteFile(fileId);
+      throw error;
+    }
+    return resourceFromDoc(doc);
+  }
+
+  async updateResource(orgId: number, resourceId: number, patch: ResourcePatch, commandId: string): Promise<Resource> {
+    await this.ready;
+    const { Resource } = this.models;
+    const current = await this.resourceDoc(orgId, resourceId);
+    if (!current) throw resourceNotFound(resourceId);
+    if (current.commandId === commandId) return resourceFromDoc(current);
+
+    const updatedAt = new Date();
+    const set: Partial<ResourceDoc> = { commandId, updatedAt };
+    if (patch.description !== undefined) set.description = patch.description;
+    if (!patch.file) {
+      const after = await Resource.findOneAndUpdate({ _id: resourceId, orgId }, { $set: set }, { returnDocument: 'after' }).lean<ResourceDoc>();
+      if (!after) throw resourceNotFound(resourceId);
+      return resourceFromDoc(after);
+    }
+
+    const fileId = await this.uploadFile(orgId, resourceId, patch.file);
+    Object.assign(set, fileFields(patch.file), { fileId });
+    // One atomic switch; `before` names the file it replaced, whichever update came first.
+    const before = await Resource.findOneAndUpdate(
+      { _id: resourceId, orgId },
+      { $set: set, $inc: { version: 1 } },
+      { returnDocument: 'before' },
+    ).lean<ResourceDoc>();
+    if (!before) {
+      await this.deleteFile(fileId);
+      throw resourceNotFound(resourceId);
+    }
+    await this.deleteFile(before.fileId);
+    return resourceFromDoc({ ...before, ...set, version: before.version + 1 });
+  }
+
+  async deleteResource(orgId: number, resourceId: number): Promise<void> {
+    await this.ready;
+    const deleted = await this.models.Resource.findOneAndDelete({ _id: resourceId, orgId }).lean<ResourceDoc>();
+    if (!deleted) throw resourceNotFound(resourceId);
+    await this.deleteFile(deleted.fileId);
+  }
+
+  async ping(): Promise<void> {
+    const db = this.connection.db;
+    if (!db) throw new AppError('unavailable', 'The resources database is not connected');
+    await db.command({ ping: 1 });
+  }
+
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+
+  // GridFS -----------------------------------------------------------------------------
+
+  private bucket(): mongo.GridFSBucket {
+    const db = this.connection.db;
+    if (!db) throw new AppError('unavailable', 'The resources database is not connected');
+    return new mongo.GridFSBucket(db, { bucketName: resourceFilesBucket });
+  }
+
+  private async uploadFile(orgId: number, resourceId: number, file: CheckedFile): Promise<mongo.ObjectId> {
+    // The GridFS file name is informational only; the resource keeps the client's name.
+    const upload = this.bucket().openUploadStream(`resource-${resourceId}`, {
+      metadata: { orgId, resourceId, contentType: file.contentType },
+    });
+    await new Promise<void>((resolve, reject) => {
+      upload.once('error', reject);
+      upload.end(file.bytes, () => resolve());
+    });
+    return upload.id;
+  }
+
+  /** The file's bytes, or null when it no longer exists. */
+  private async downloadFile(fileId: mongo.ObjectId): Promise<Buffer | null> {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of this.bucket().openDownloadStream(fileId)) chunks.push(chunk as Buffer);
+    } catch (error) {
+      if (isFileNotFound(error)) return null;
+      throw error;
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private async readResourceFileAgain(
+    orgId: number,
+    resourceId: number,
+    missingFileId: mongo.ObjectId,
+  ): Promise<{ resource: Resource; bytes: Buffer } | null> {
+    const doc = await this.resourceDoc(orgId, resourceId);
+    if (!doc || doc.fileId.equals(missingFileId)) return null;
+    const bytes = await this.downloadFile(doc.fileId);
+    return bytes === null ? null : { resource: resourceFromDoc(doc), bytes };
+  }
+
+  /** Deletes a GridFS file; one already gone is fine. */
+  private async deleteFile(fileId: mongo.ObjectId): Promise<void> {
+    try {
+      await this.bucket().delete(fileId);
+    } catch (error) {
+      if (!isFileNotFound(error)) throw error;
+    }
+  }
+
+  private async resourceDoc(orgId: number, resourceId: number): Promise<ResourceDoc | null> {
+    await this.ready;
+    return this.models.Resource.findOne({ _id: resourceId, orgId }).lean<ResourceDoc>();
+  }
+}
+
+function isFileNotFound(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /file ?not ?found/i.test(message);
+}
+
+function fileFields(file: CheckedFile) {
+  return {
+    originalFilename: file.originalFilename,
+    contentType: file.contentType,
+    identifier: file.identifier,
+    byteSize: file.bytes.length,
+    sha256: file.sha256,
+    contentSummary: file.contentSummary,
+  };
+}
+
+function resourceFromDoc(doc: ResourceDoc): Resource {
+  return {
+    id: doc._id,
+    orgId: doc.orgId,
+    originalFilename: doc.originalFilename,
+    description: doc.description,
+    contentType: doc.contentType,
+    version: doc.version,
+    identifier: doc.identifier,
+    byteSize: doc.byteSize,
+    sha256: doc.sha256,
+    contentSummary: doc.contentSummary.map((table) => ({
+      tableName: table.tableName,
+      sheetName: table.sheetName,
+      id: table.id,
+      columns: table.columns.map((column) => ({ name: column.name, number: column.number, id: column.id })),
+    })),
+    createdAt: doc.createdAt.toISOString(),
+    updatedAt: doc.updatedAt.toISOString(),
+  };
+}

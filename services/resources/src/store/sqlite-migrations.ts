@@ -1,0 +1,42 @@
+import { countersMigration, type Migration } from '@formcast/storage';
+
+/**
+ * The resources service's SQLite schema, one step per release that changes it. Never edit
+ * a step that has shipped: add the next one.
+ *
+ * File bytes live in their own table, so listing and describing never page them in; a
+ * file row refers to its resource through `(org_id, id)` and goes with it.
+ */
+export const resourceMigrations: Migration[] = [
+  countersMigration(1),
+  {
+    version: 2,
+    up: `
+      CREATE TABLE resources (
+        id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        original_filename TEXT NOT NULL,
+        description TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        version INTEGER NOT NULL CHECK (version >= 0),
+        identifier TEXT NOT NULL,
+        byte_size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        content_summary TEXT NOT NULL, -- ContentTable[] as JSON
+        command_id TEXT NOT NULL, -- the last command that changed it
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        UNIQUE (org_id, id) -- listResources; target of the file's (org_id, resource_id) reference
+      ) STRICT;
+      -- a redelivered create finds the resource it made
+      CREATE INDEX resources_by_command ON resources (org_id, command_id);
+
+      CREATE TABLE resource_files (
+        resource_id INTEGER PRIMARY KEY, -- a rowid table: large values belong out of the key's b-tree
+        org_id INTEGER NOT NULL,
+        bytes BLOB NOT NULL,
+        FOREIGN KEY (org_id, resource_id) REFERENCES resources (org_id, id) ON DELETE CASCADE
+      ) STRICT;
+    `,
+  },
+];

@@ -1,0 +1,189 @@
+import {
+  migrateSqlite,
+  nextSqliteId,
+  openSqlite,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from '@formcast/storage';
+import type { CheckedFile, Resource } from '../domain/records';
+import { resourceNotFound } from './resource-errors';
+import type { ResourcePatch, ResourceStore } from './resource-store';
+import { resourceMigrations } from './sqlite-migrations';
+import { toResource, type ResourceRow } from './sqlite-resource-rows';
+
+/**
+ * The resources store on SQLite (embedded mode): metadata in `resources`, bytes in the
+ * `resource_files` BLOB table. better-sqlite3 is synchronous, so each method runs to
+ * completion before another starts; writes still go through IMMEDIATE transactions so a
+ * second process on the same file can never interleave with them.
+ */
+export class SqliteResourceStore implements ResourceStore {
+  private readonly db: SqliteDatabase;
+  private readonly statements = new Map<string, SqliteStatement>();
+
+  /**
+   * Takes a database file (created with its folder if missing), `':memory:'`, or a database
+   * already opened with `openSqlite`; brings its schema up to date. The store owns the
+   * database from then on: `close()` closes it.
+   */
+  constructor(database: SqliteDatabase | string) {
+    if (typeof database === 'string') {
+      this.db = openSqlite(database, resourceMigrations);
+    } else {
+      migrateSqlite(database, resourceMigrations);
+      this.db = database;
+    }
+  }
+
+  async listResources(orgId: number): Promise<Resource[]> {
+    return this.all<ResourceRow>('SELECT * FROM resources WHERE org_id = ? ORDER BY id', orgId).map(toResource);
+  }
+
+  async getResource(orgId: number, resourceId: number): Promise<Resource | null> {
+    const row = this.resourceRow(orgId, resourceId);
+    return row ? toResource(row) : null;
+  }
+
+  async readResourceFile(orgId: number, resourceId: number): Promise<{ resource: Resource; bytes: Buffer } | null> {
+    return this.read(() => {
+      const row = this.resourceRow(orgId, resourceId);
+      const file = this.get<{ bytes: Buffer }>(
+        'SELECT bytes FROM resource_files WHERE org_id = ? AND resource_id = ?',
+        orgId,
+        resourceId,
+      );
+      return row && file ? { resource: toResource(row), bytes: file.bytes } : null;
+    });
+  }
+
+  async createResource(orgId: number, input: { description: string; file: CheckedFile }, commandId: string): Promise<Resource> {
+    return this.write(() => {
+      const done = this.get<ResourceRow>(
+        'SELECT * FROM resources WHERE org_id = ? AND command_id = ?',
+        orgId,
+        commandId,
+      );
+      if (done) return toResource(done);
+      const id = nextSqliteId(this.db, 'resources');
+      const createdAt = now();
+      const { file } = input;
+      this.run(
+        `INSERT INTO resources (id, org_id, original_filename, description, content_type, version, identifier,
+                                byte_size, sha256, content_summary, command_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
+        id,
+        orgId,
+        file.originalFilename,
+        input.description,
+        file.contentType,
+        file.identifier,
+        file.bytes.length,
+        file.sha256,
+        JSON.stringify(file.contentSummary),
+        commandId,
+        createdAt,
+        createdAt,
+      );
+      this.run('INSERT INTO resource_files (resource_id, org_id, bytes) VALUES (?, ?, ?)', id, orgId, file.bytes);
+      return this.requireResource(orgId, id);
+    });
+  }
+
+  async updateResource(orgId: number, resourceId: number, patch: ResourcePatch, commandId: string): Promise<Resource> {
+    return this.write(() => {
+      const row = this.resourceRow(orgId, resourceId);
+      if (!row) throw resourceNotFound(resourceId);
+      if (row.command_id === commandId) return toResource(row);
+      const { file } = patch;
+      this.run(
+        `UPDATE resources SET description = ?, command_id = ?, updated_at = ? WHERE org_id = ? AND id = ?`,
+        patch.description ?? row.description,
+        commandId,
+        now(),
+        orgId,
+        resourceId,
+      );
+      if (file) {
+        this.run(
+          `UPDATE resources SET original_filename = ?, content_type = ?, version = version + 1, identifier = ?,
+                                byte_size = ?, sha256 = ?, content_summary = ?
+           WHERE org_id = ? AND id = ?`,
+          file.originalFilename,
+          file.contentType,
+          file.identifier,
+          file.bytes.length,
+          file.sha256,
+          JSON.stringify(file.contentSummary),
+          orgId,
+          resourceId,
+        );
+        this.run('UPDATE resource_files SET bytes = ? WHERE org_id = ? AND resource_id = ?', file.bytes, orgId, resourceId);
+      }
+      return this.requireResource(orgId, resourceId);
+    });
+  }
+
+  async deleteResource(orgId: number, resourceId: number): Promise<void> {
+    this.write(() => {
+      if (!this.resourceRow(orgId, resourceId)) throw resourceNotFound(resourceId);
+      // The file row goes with it (ON DELETE CASCADE).
+      this.run('DELETE FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
+    });
+  }
+
+  async ping(): Promise<void> {
+    this.get('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  // Shared steps -----------------------------------------------------------------------
+
+  private resourceRow(orgId: number, resourceId: number): ResourceRow | undefined {
+    return this.get<ResourceRow>('SELECT * FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
+  }
+
+  private requireResource(orgId: number, resourceId: number): Resource {
+    const row = this.resourceRow(orgId, resourceId);
+    if (!row) throw resourceNotFound(resourceId);
+    return toResource(row);
+  }
+
+  // SQL plumbing -----------------------------------------------------------------------
+
+  private write<T>(change: () => T): T {
+    return this.db.transaction(change).immediate();
+  }
+
+  /** Several reads seen at one instant, even with another process writing the file. */
+  private read<T>(reads: () => T): T {
+    return this.db.transaction(reads).deferred();
+  }
+
+  private statement(sql: string): SqliteStatement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare<unknown[], unknown>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private get<Row = unknown>(sql: string, ...params: unknown[]): Row | undefined {
+    return this.statement(sql).get(...params) as Row | undefined;
+  }
+
+  private all<Row = unknown>(sql: string, ...params: unknown[]): Row[] {
+    return this.statement(sql).all(...params) as Row[];
+  }
+
+  private run(sql: string, ...params: unknown[]): void {
+    this.statement(sql).run(...params);
+  }
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
