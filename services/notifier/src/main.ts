@@ -1,0 +1,4 @@
+import { runServiceAlone } from '@formcast/bus';
+import { startNotifierService } from './service';
+
+runServiceAlone('notifier', startNotifierService);

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import type { Bus } from '@formcast/bus';
+import { notifierCommands, pushEvents } from '@formcast/contracts';
+import type { Logger, RunningService, ServiceStarter, Settings } from '@formcast/platform';
+import type { NotifierDeps } from './handlers/deps';
+import { getBadge } from './handlers/get-badge';
+import { recordOneshotEvent } from './handlers/record-oneshot-event';
+import { NotificationDispatcher } from './sender/notification-dispatcher';
+import type { NotificationSender } from './sender/notification-sender';
+import { openNotificationSender } from './sender/open-notification-sender';
+import { openBadgeStore } from './store/open-badge-store';
+
+export const notifierServiceName = 'notifier';
+
+/** Consumes the push events and serves badge queries on the bus. */
+export function registerNotifierService(bus: Bus, deps: NotifierDeps): void {
+  for (const type of Object.values(pushEvents)) {
+    bus.subscribe(notifierServiceName, type, recordOneshotEvent(deps, type));
+  }
+  bus.handleCommand(notifierServiceName, notifierCommands.getBadge, getBadge(deps));
+}
+
+export interface NotifierOptions {
+  /**
+   * The sender to use instead of the one the settings choose; the notifier closes it when
+   * it stops. Tests give a FirebaseNotificationSender whose agent leads to an FCM stand-in.
+   */
+  sender?: NotificationSender;
+  /** Redis only: put before every key (default `formcast:badges:`). */
+  redisKeyPrefix?: string;
+}
+
+/**
+ * The notifier on its settings' adapters: badges in Redis when REDIS_URL is set, else
+ * SQLite under DATA_DIR; FCM through firebase-admin when credentials are set, else logged.
+ */
+export async function startNotifier(
+  { bus, settings, logger }: { bus: Bus; settings: Settings; logger: Logger },
+  options: NotifierOptions = {},
+): Promise<RunningService> {
+  const log = logger.child({ service: notifierServiceName });
+  const badges = await openBadgeStore({
+    redisUrl: settings.REDIS_URL,
+    sqliteFile: join(settings.DATA_DIR, 'notifier.sqlite'),
+    redisKeyPrefix: options.redisKeyPrefix,
+    tombstoneTtlMs: settings.BADGE_TOMBSTONE_TTL_HOURS * 60 * 60 * 1000,
+    logger: log,
+  });
+  let sender: NotificationSender;
+  try {
+    sender = options.sender ?? openNotificationSender(settings, log);
+  } catch (error) {
+    await badges.close();
+    throw error;
+  }
+  const notifications = new NotificationDispatcher(sender, { logger: log });
+  registerNotifierService(bus, { badges, notifications, bus, logger: log });
+  log.info({ notifications: sender.description }, 'notifier ready');
+  return {
+    name: notifierServiceName,
+    ping: () => badges.ping(),
+    stop: async () => {
+      await notifications.close();
+      await sender.close();
+      await badges.close();
+    },
+  };
+}
+
+/** What embedded mode and main.ts start. */
+export const startNotifierService: ServiceStarter<Bus> = (context) => startNotifier(context);

@@ -1,0 +1,51 @@
+import type { OneshotState } from '../domain/oneshot-transition';
+
+export type { OneshotState } from '../domain/oneshot-transition';
+
+/** The device a badge belongs to. Badges are kept per organization and device. */
+export interface BadgeDevice {
+  orgId: number;
+  deviceId: number;
+}
+
+/** A device's badge right after a change, and whether that oneshot counts in it. */
+export interface BadgeChange {
+  badge: number;
+  /** False when the oneshot has ended (now or earlier): no alert should announce it. */
+  outstanding: boolean;
+}
+
+export interface BadgeStoreOptions {
+  /**
+   * How long an ended oneshot is remembered (its tombstone), so that a `created` or
+   * `updated` arriving after its `completed` or `revoked` is not counted. Default 7 days.
+   */
+  tombstoneTtlMs?: number;
+  /** The clock, in epoch milliseconds (tests move it). */
+  now?: () => number;
+}
+
+export const defaultTombstoneTtlMs = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The notifier's badge counts: per device, the set of its outstanding oneshot ids plus
+ * tombstones of the ended ones. Every adapter passes `test/store/badge-store.contract.ts`:
+ *
+ * - `record(…, 'outstanding')` adds the oneshot unless it has a tombstone;
+ *   `record(…, 'ended')` removes it and leaves a tombstone. Each is one atomic step.
+ * - Recording the same thing twice changes nothing (duplicates, redeliveries), and the
+ *   order of a oneshot's events does not matter within the tombstone TTL: an ended oneshot
+ *   never counts again, whatever arrives after.
+ * - A tombstone is forgotten once it is older than the TTL.
+ * - The badge is the number of outstanding oneshots; devices and organizations never mix.
+ */
+export interface BadgeStore {
+  /** Applies one oneshot event to its device's badge; returns the badge after it. */
+  record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange>;
+  /** The device's badge (0 for a device never seen). */
+  badge(device: BadgeDevice): Promise<number>;
+  /** Readiness: resolves when the store answers. */
+  ping(): Promise<void>;
+  /** Closes the connection; calling it again does nothing. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,111 @@
+import { Redis } from 'ioredis';
+import type { Logger } from '@formcast/platform';
+import {
+  defaultTombstoneTtlMs,
+  type BadgeChange,
+  type BadgeDevice,
+  type BadgeStore,
+  type BadgeStoreOptions,
+  type OneshotState,
+} from './badge-store';
+import { recordOneshotScript } from './redis-badge-script';
+
+export interface RedisBadgeStoreOptions extends BadgeStoreOptions {
+  /** `redis://…` or `rediss://…`. */
+  url: string;
+  /** Put before every key (default `formcast:badges:`); must not contain `{` or `}`. */
+  keyPrefix?: string;
+  logger?: Logger;
+}
+
+/** The command `defineCommand` adds to the client. */
+type BadgeRedis = Redis & {
+  recordOneshot(
+    outstandingKey: string,
+    endedKey: string,
+    state: OneshotState,
+    oneshotId: number,
+    now: number,
+    ttlMs: number,
+  ): Promise<[number, number]>;
+};
+
+/**
+ * Badges in Redis (distributed mode): a set of outstanding oneshot ids per device and a
+ * sorted set of tombstones, changed by one Lua script (see redis-badge-script.ts). Commands
+ * issued in the same tick travel in one pipeline (ioredis auto-pipelining), so a burst of
+ * events costs one round trip, not one per event.
+ */
+export class RedisBadgeStore implements BadgeStore {
+  private readonly redis: BadgeRedis;
+  private readonly keyPrefix: string;
+  private readonly tombstoneTtlMs: number;
+  private readonly now: () => number;
+  private closing: Promise<void> | null = null;
+
+  private constructor(redis: Redis, options: RedisBadgeStoreOptions) {
+    redis.defineCommand('recordOneshot', { numberOfKeys: 2, lua: recordOneshotScript });
+    this.redis = redis as BadgeRedis;
+    this.keyPrefix = options.keyPrefix ?? 'formcast:badges:';
+    this.tombstoneTtlMs = options.tombstoneTtlMs ?? defaultTombstoneTtlMs;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Connects (failing fast when Redis cannot be reached) and returns the store. */
+  static async open(options: RedisBadgeStoreOptions): Promise<RedisBadgeStore> {
+    if (/[{}]/.test(options.keyPrefix ?? '')) throw new Error('The badge key prefix must not contain { or }');
+    let connected = false;
+    const redis = new Redis(options.url, {
+      lazyConnect: true,
+      enableAutoPipelining: true,
+      connectionName: 'formcast-notifier',
+      // Fail fast at start; once connected, reconnect with backoff (commands wait meanwhile).
+      retryStrategy: (attempt) => (connected ? Math.min(attempt * 100, 2000) : null),
+    });
+    redis.on('error', (err: Error) => options.logger?.warn({ err }, 'redis connection error'));
+    try {
+      await redis.connect();
+      connected = true;
+    } catch (error) {
+      // With no retries before the first connection, ioredis has given up already ('end').
+      if (redis.status !== 'end') redis.disconnect();
+      throw new Error(`Cannot reach Redis for badges (REDIS_URL): ${(error as Error).message}`, { cause: error });
+    }
+    return new RedisBadgeStore(redis, options);
+  }
+
+  /** Both keys of one device share the hash tag `{device:<org>:<device>}`. */
+  keysOf(device: BadgeDevice): { outstanding: string; ended: string } {
+    const tag = `${this.keyPrefix}{device:${device.orgId}:${device.deviceId}}`;
+    return { outstanding: `${tag}:outstanding`, ended: `${tag}:ended` };
+  }
+
+  async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
+    const keys = this.keysOf(device);
+    const [badge, outstanding] = await this.redis.recordOneshot(
+      keys.outstanding,
+      keys.ended,
+      state,
+      oneshotId,
+      this.now(),
+      this.tombstoneTtlMs,
+    );
+    return { badge, outstanding: outstanding === 1 };
+  }
+
+  async badge(device: BadgeDevice): Promise<number> {
+    return this.redis.scard(this.keysOf(device).outstanding);
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.redis.quit().then(
+      () => undefined,
+      () => this.redis.disconnect(),
+    );
+    return this.closing;
+  }
+}

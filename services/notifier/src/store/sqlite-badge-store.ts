@@ -1,0 +1,102 @@
+import { migrateSqlite, openSqlite, type SqliteDatabase, type SqliteStatement } from '@formcast/storage';
+import {
+  defaultTombstoneTtlMs,
+  type BadgeChange,
+  type BadgeDevice,
+  type BadgeStore,
+  type BadgeStoreOptions,
+  type OneshotState,
+} from './badge-store';
+import { badgeMigrations } from './sqlite-migrations';
+
+/** Expired tombstones of every device are swept at most this often (each change sweeps its own device). */
+const sweepIntervalMs = 60 * 60 * 1000;
+
+type Device = [orgId: number, deviceId: number];
+
+/**
+ * Badges in SQLite (embedded mode), with the Redis adapter's semantics: a table of
+ * outstanding oneshots and one of tombstones, changed in one IMMEDIATE transaction.
+ */
+export class SqliteBadgeStore implements BadgeStore {
+  private readonly db: SqliteDatabase;
+  private readonly tombstoneTtlMs: number;
+  private readonly now: () => number;
+  private readonly sql: Record<
+    'dropExpired' | 'sweepExpired' | 'isEnded' | 'addOutstanding' | 'removeOutstanding' | 'addTombstone' | 'count' | 'isOutstanding',
+    SqliteStatement
+  >;
+  private lastSweep = 0;
+  private closed = false;
+
+  /**
+   * Takes a database file (created with its folder if missing), `':memory:'`, or a database
+   * opened with `openSqlite`; brings its schema up to date and owns it from then on.
+   */
+  constructor(database: SqliteDatabase | string, options: BadgeStoreOptions = {}) {
+    if (typeof database === 'string') {
+      this.db = openSqlite(database, badgeMigrations);
+    } else {
+      migrateSqlite(database, badgeMigrations);
+      this.db = database;
+    }
+    this.tombstoneTtlMs = options.tombstoneTtlMs ?? defaultTombstoneTtlMs;
+    this.now = options.now ?? Date.now;
+    const device = 'org_id = ? AND device_id = ?';
+    this.sql = {
+      dropExpired: this.db.prepare(`DELETE FROM ended_oneshots WHERE ${device} AND ended_at <= ?`),
+      sweepExpired: this.db.prepare('DELETE FROM ended_oneshots WHERE ended_at <= ?'),
+      isEnded: this.db.prepare(`SELECT 1 FROM ended_oneshots WHERE ${device} AND oneshot_id = ?`),
+      addOutstanding: this.db.prepare(
+        'INSERT INTO outstanding_oneshots (org_id, device_id, oneshot_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
+      removeOutstanding: this.db.prepare(`DELETE FROM outstanding_oneshots WHERE ${device} AND oneshot_id = ?`),
+      addTombstone: this.db.prepare(
+        `INSERT INTO ended_oneshots (org_id, device_id, oneshot_id, ended_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT DO UPDATE SET ended_at = max(ended_at, excluded.ended_at)`,
+      ),
+      count: this.db.prepare(`SELECT count(*) AS n FROM outstanding_oneshots WHERE ${device}`),
+      isOutstanding: this.db.prepare(`SELECT 1 FROM outstanding_oneshots WHERE ${device} AND oneshot_id = ?`),
+    };
+  }
+
+  async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
+    const key: Device = [device.orgId, device.deviceId];
+    const now = this.now();
+    const horizon = now - this.tombstoneTtlMs;
+    const change = this.db.transaction((): BadgeChange => {
+      this.sql.dropExpired.run(...key, horizon);
+      if (state === 'ended') {
+        this.sql.removeOutstanding.run(...key, oneshotId);
+        this.sql.addTombstone.run(...key, oneshotId, now);
+      } else if (!this.sql.isEnded.get(...key, oneshotId)) {
+        this.sql.addOutstanding.run(...key, oneshotId);
+      }
+      return { badge: this.countOf(key), outstanding: this.sql.isOutstanding.get(...key, oneshotId) !== undefined };
+    });
+    const result = change.immediate();
+    if (now - this.lastSweep >= sweepIntervalMs) {
+      this.lastSweep = now;
+      this.sql.sweepExpired.run(horizon);
+    }
+    return result;
+  }
+
+  async badge(device: BadgeDevice): Promise<number> {
+    return this.countOf([device.orgId, device.deviceId]);
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.db.close();
+  }
+
+  private countOf(key: Device): number {
+    return (this.sql.count.get(...key) as { n: number }).n;
+  }
+}

@@ -1,0 +1,92 @@
+import { Redis } from 'ioredis';
+import { uniqueName } from '@formcast/testing';
+import { RedisBadgeStore, openBadgeStore } from '../../src/store';
+import { describeBadgeStoreContract, TestClock } from './badge-store.contract';
+import { deleteKeys, redisUrlForTests } from '../redis-for-tests';
+
+/** The Redis Cluster slot of a key (CRC16/XMODEM of its hash tag, or of the whole key, mod 16384). */
+function calculateSlot(key: string): number {
+  const open = key.indexOf('{');
+  const close = open === -1 ? -1 : key.indexOf('}', open + 1);
+  const hashed = close > open + 1 ? key.slice(open + 1, close) : key;
+  let crc = 0;
+  for (const byte of Buffer.from(hashed)) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc % 16384;
+}
+
+/** Every key of this test run starts with it; deleted afterwards. */
+const keyPrefix = `${uniqueName('test_badges')}:`;
+const url = redisUrlForTests();
+let admin: Redis;
+
+beforeAll(() => {
+  admin = new Redis(url, { lazyConnect: true });
+  return admin.connect();
+});
+
+afterAll(async () => {
+  await deleteKeys(admin, keyPrefix);
+  expect(await admin.keys(`${keyPrefix}*`)).toEqual([]);
+  await admin.quit();
+});
+
+describeBadgeStoreContract('RedisBadgeStore', (options) => RedisBadgeStore.open({ url, keyPrefix, ...options }));
+
+describe('RedisBadgeStore keys', () => {
+  let store: RedisBadgeStore;
+  const clock = new TestClock();
+  const tombstoneTtlMs = 3 * 24 * 60 * 60 * 1000;
+
+  beforeAll(async () => {
+    store = await RedisBadgeStore.open({ url, keyPrefix, tombstoneTtlMs, now: clock.now });
+  });
+  afterAll(() => store.close());
+
+  it("keeps one device's keys in one hash slot, tagged by organization and device", async () => {
+    expect([calculateSlot('foo'), calculateSlot('123456789'), calculateSlot('x{foo}y')]).toEqual([12182, 12739, 12182]);
+    const keys = store.keysOf({ orgId: 3, deviceId: 44 });
+    expect(keys).toEqual({
+      outstanding: `${keyPrefix}{device:3:44}:outstanding`,
+      ended: `${keyPrefix}{device:3:44}:ended`,
+    });
+    expect(calculateSlot(keys.outstanding)).toBe(calculateSlot(keys.ended));
+    expect(calculateSlot(keys.outstanding)).not.toBe(calculateSlot(store.keysOf({ orgId: 3, deviceId: 45 }).outstanding));
+  });
+
+  it('holds outstanding ids in a set and tombstones in a sorted set that expires after the TTL', async () => {
+    const device = { orgId: 3, deviceId: 46 };
+    const keys = store.keysOf(device);
+    await store.record(device, 1, 'outstanding');
+    await store.record(device, 2, 'outstanding');
+    await store.record(device, 2, 'ended');
+    expect(await admin.smembers(keys.outstanding)).toEqual(['1']);
+    expect(await admin.pttl(keys.outstanding)).toBe(-1);
+    expect(await admin.zrange(keys.ended, 0, -1, 'WITHSCORES')).toEqual(['2', String(clock.now())]);
+    const pttl = await admin.pttl(keys.ended);
+    expect(pttl).toBeGreaterThan(tombstoneTtlMs - 60_000);
+    expect(pttl).toBeLessThanOrEqual(tombstoneTtlMs);
+  });
+
+  it('drops expired tombstones of a device when it changes', async () => {
+    const device = { orgId: 3, deviceId: 47 };
+    const keys = store.keysOf(device);
+    await store.record(device, 1, 'ended');
+    await store.record(device, 2, 'ended');
+    clock.advance(tombstoneTtlMs);
+    await store.record(device, 3, 'ended');
+    expect(await admin.zrange(keys.ended, 0, -1)).toEqual(['3']);
+  });
+
+  it('refuses a key prefix that would break the hash tag', async () => {
+    await expect(RedisBadgeStore.open({ url, keyPrefix: 'bad{prefix}:' })).rejects.toThrow(/must not contain/);
+  });
+
+  it('fails to open, naming REDIS_URL, when Redis cannot be reached', async () => {
+    await expect(
+      openBadgeStore({ redisUrl: 'redis://127.0.0.1:1', sqliteFile: ':memory:' }),
+    ).rejects.toThrow(/Cannot reach Redis for badges \(REDIS_URL\)/);
+  });
+});

@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite } from '@formcast/storage';
+import { uniqueName } from '@formcast/testing';
+import { SqliteBadgeStore, badgeMigrations, openBadgeStore } from '../../src/store';
+import { describeBadgeStoreContract, TestClock } from './badge-store.contract';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'badge-store-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const newDatabaseFile = () => join(dataDir, uniqueName('notifier'), 'notifier.sqlite');
+
+describeBadgeStoreContract('SqliteBadgeStore in memory', async (options) => new SqliteBadgeStore(':memory:', options));
+
+describeBadgeStoreContract('SqliteBadgeStore on a file', async (options) => new SqliteBadgeStore(newDatabaseFile(), options));
+
+describeBadgeStoreContract(
+  'SqliteBadgeStore on a database opened by the caller',
+  async (options) => new SqliteBadgeStore(openSqlite(':memory:', badgeMigrations), options),
+);
+
+describe('SqliteBadgeStore on a file', () => {
+  it('keeps badges and tombstones across a restart', async () => {
+    const file = newDatabaseFile();
+    const clock = new TestClock();
+    const device = { orgId: 1, deviceId: 2 };
+    const before = new SqliteBadgeStore(file, { now: clock.now });
+    await before.record(device, 1, 'outstanding');
+    await before.record(device, 2, 'outstanding');
+    await before.record(device, 3, 'ended');
+    await before.close();
+
+    const after = new SqliteBadgeStore(file, { now: clock.now });
+    try {
+      expect(await after.badge(device)).toBe(2);
+      expect(await after.record(device, 3, 'outstanding')).toEqual({ badge: 2, outstanding: false });
+    } finally {
+      await after.close();
+    }
+  });
+
+  it("sweeps every device's expired tombstones, not only the one that changes", async () => {
+    const db = openSqlite(':memory:', badgeMigrations);
+    const clock = new TestClock();
+    const ttl = 60_000;
+    const store = new SqliteBadgeStore(db, { now: clock.now, tombstoneTtlMs: ttl });
+    try {
+      await store.record({ orgId: 1, deviceId: 1 }, 1, 'ended');
+      clock.advance(2 * 60 * 60 * 1000);
+      await store.record({ orgId: 1, deviceId: 2 }, 2, 'ended');
+      const left = db.prepare('SELECT device_id, oneshot_id FROM ended_oneshots').all();
+      expect(left).toEqual([{ device_id: 2, oneshot_id: 2 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('openBadgeStore without a Redis URL', () => {
+  it('opens SQLite in the file given, creating it', async () => {
+    const file = newDatabaseFile();
+    const store = await openBadgeStore({ redisUrl: undefined, sqliteFile: file });
+    try {
+      expect(store).toBeInstanceOf(SqliteBadgeStore);
+      expect(existsSync(file)).toBe(true);
+      await expect(store.ping()).resolves.toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
