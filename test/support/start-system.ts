@@ -3,10 +3,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AmqpBus } from '@formcast/bus';
+import { AmqpBus, type Bus } from '@formcast/bus';
 import { serviceStarters, startEmbedded } from '@formcast/embedded';
 import { createGatewayApp } from '@formcast/gateway';
-import { createLogger, parseSettings, type RunningService } from '@formcast/platform';
+import { createLogger, parseSettings, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
 
@@ -32,13 +32,18 @@ const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
  * `rabbitmq`: the gateway and every service as separate bus peers over the RabbitMQ of this
  * machine, each on its own connection, under a topology prefix of their own.
  */
-export async function startSystem(mode: SystemMode, env: Record<string, string> = {}): Promise<RunningSystem> {
+export async function startSystem(
+  mode: SystemMode,
+  env: Record<string, string> = {},
+  options: { starters?: ServiceStarter<Bus>[] } = {},
+): Promise<RunningSystem> {
+  const starters = options.starters ?? serviceStarters;
   const dataDir = mkdtempSync(join(tmpdir(), 'formcast-e2e-'));
   const settings = parseSettings({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', ...env });
   const cleanup = () => rmSync(dataDir, { recursive: true, force: true });
 
   if (mode === 'embedded') {
-    const system = await startEmbedded(settings, logger);
+    const system = await startEmbedded(settings, logger, { starters });
     return {
       api: new ApiClient(`http://127.0.0.1:${system.port}`),
       adminToken,
@@ -51,7 +56,7 @@ export async function startSystem(mode: SystemMode, env: Record<string, string> 
 
   const prefix = uniqueName('e2e');
   const peers: Array<{ bus: AmqpBus; service: RunningService }> = [];
-  for (const start of serviceStarters) {
+  for (const start of starters) {
     const bus = new AmqpBus({ url: amqpUrl, logger, prefix });
     peers.push({ bus, service: await start({ bus, settings, logger }) });
     await bus.start();

@@ -10,6 +10,17 @@ const optionalUrl = (protocols: string[]) =>
       message: `must start with ${protocols.join(' or ')}`,
     });
 
+function isServiceAccountJson(value: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed !== 'object' || parsed === null) return false;
+    const account = parsed as Record<string, unknown>;
+    return ['project_id', 'client_email', 'private_key'].every((key) => typeof account[key] === 'string' && account[key] !== '');
+  } catch {
+    return false;
+  }
+}
+
 /** Every setting of every process, with its environment name, default and meaning. */
 export const settingsSchema = z.object({
   /** PORT: the HTTP port of the gateway (0 picks a free one). */
@@ -28,6 +39,29 @@ export const settingsSchema = z.object({
   MONGO_URL: optionalUrl(['mongodb://', 'mongodb+srv://']),
   /** REDIS_URL: Redis for badges; unset = SQLite. */
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  /**
+   * BADGE_TOMBSTONE_TTL_HOURS: how long the notifier remembers that a oneshot ended, so a
+   * late or redelivered `created` for it is not counted again (default 7 days).
+   */
+  BADGE_TOMBSTONE_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24 * 7),
+  /**
+   * FCM_SERVICE_ACCOUNT: a Firebase service account key (the JSON itself) for sending FCM
+   * notifications; takes precedence over GOOGLE_APPLICATION_CREDENTIALS.
+   */
+  FCM_SERVICE_ACCOUNT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || isServiceAccountJson(v), {
+      message: 'must be a service account key JSON with project_id, client_email and private_key',
+    }),
+  /** GOOGLE_APPLICATION_CREDENTIALS: path of a Google credentials file, for FCM; unset with FCM_SERVICE_ACCOUNT unset = notifications are logged. */
+  GOOGLE_APPLICATION_CREDENTIALS: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
   /** LOG_LEVEL: pino level. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** FORM_NAMESPACE_BASE: the base of generated form namespaces (`<base>/xforms/<uuid>`). */
@@ -36,6 +70,12 @@ export const settingsSchema = z.object({
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
   /** BODY_LIMIT_BYTES: the largest request body the gateway reads (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /**
+   * RESOURCE_MAX_BYTES: the largest resource file, in bytes once decoded (413 above it).
+   * Give the gateway and the resources service the same value. At most 100 MiB: a file
+   * travels as Base64 text in one message, and its request body is read into one string.
+   */
+  RESOURCE_MAX_BYTES: z.coerce.number().int().min(1).max(100 * 1024 * 1024).default(50 * 1024 * 1024),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -69,5 +109,6 @@ export function describeAdapters(settings: Settings) {
     bus: settings.AMQP_URL ? 'amqp' : 'in-process',
     store: settings.MONGO_URL ? 'mongodb' : 'sqlite',
     badges: settings.REDIS_URL ? 'redis' : 'sqlite',
+    notifications: settings.FCM_SERVICE_ACCOUNT || settings.GOOGLE_APPLICATION_CREDENTIALS ? 'fcm' : 'log',
   } as const;
 }

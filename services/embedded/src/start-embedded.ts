@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createBus } from '@formcast/bus';
+import { createBus, type Bus } from '@formcast/bus';
 import { createGatewayApp } from '@formcast/gateway';
-import { describeAdapters, Lifecycle, type Logger, type RunningService, type Settings } from '@formcast/platform';
+import { describeAdapters, Lifecycle, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
 import { resolveAdminToken } from './admin-token';
 import { serviceStarters } from './service-starters';
 
@@ -14,13 +14,17 @@ export interface EmbeddedSystem {
 }
 
 /** Every service in one process, adapters chosen by the settings (none set: embedded defaults). */
-export async function startEmbedded(settings: Settings, logger: Logger): Promise<EmbeddedSystem> {
+export async function startEmbedded(
+  settings: Settings,
+  logger: Logger,
+  options: { starters?: ServiceStarter<Bus>[] } = {},
+): Promise<EmbeddedSystem> {
   const lifecycle = new Lifecycle(logger);
   const adminToken = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
 
   const bus = createBus({ amqpUrl: settings.AMQP_URL, logger });
   const services: RunningService[] = [];
-  for (const start of serviceStarters) {
+  for (const start of options.starters ?? serviceStarters) {
     const service = await start({ bus, settings, logger });
     lifecycle.onStop(service.name, () => service.stop());
     services.push(service);
@@ -35,6 +39,7 @@ export async function startEmbedded(settings: Settings, logger: Logger): Promise
     adminToken,
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
     isReady: async () => {
       await Promise.all(services.map((service) => service.ping()));
       return true;

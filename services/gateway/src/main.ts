@@ -22,6 +22,7 @@ async function main(): Promise<void> {
     adminToken: settings.ADMIN_TOKEN,
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
+    resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
   });
   const server = app.listen(settings.PORT, () => {
     logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');

@@ -1,8 +1,9 @@
 import express, { type Express } from 'express';
 import type { Bus } from '@formcast/bus';
 import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
-import { AppError, parsePayload, type Logger } from '@formcast/platform';
+import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/platform';
 import { adminRoutes } from '../routes/admin';
+import { badgeRoutes } from '../routes/badge';
 import { deviceRoutes } from '../routes/devices';
 import { enrollmentRoutes } from '../routes/enrollment';
 import { formRoutes } from '../routes/forms';
@@ -10,6 +11,7 @@ import { groupRoutes } from '../routes/groups';
 import { healthRoutes } from '../routes/health';
 import { deviceSideRoutes } from '../routes/device-side';
 import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
+import { resourceRoutes } from '../routes/resources';
 import { requireAdminToken, requireApiToken, requireDeviceSecret } from './authenticate';
 import { errorHandler } from './error-handler';
 import { requireOwnOrganization } from './organization-scope';
@@ -26,6 +28,8 @@ export interface GatewayOptions {
   adminToken: string;
   commandTimeoutMs: number;
   bodyLimitBytes: number;
+  /** RESOURCE_MAX_BYTES: the largest resource file, once decoded (default: the setting's). */
+  resourceMaxBytes?: number;
   /** Readiness beyond the bus (stores of co-located services, …). */
   isReady?: () => Promise<boolean>;
 }
@@ -45,6 +49,15 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   app.use(requestContext(logger));
   app.use(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true)));
+  // Resources read their own, larger bodies: mounted before the global parser would refuse them.
+  app.use(
+    '/api',
+    resourceRoutes({
+      send,
+      authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
+      maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
+    }),
+  );
   app.use(express.raw({ type: () => true, limit: options.bodyLimitBytes }));
 
   app.use(enrollmentRoutes({ send }));
@@ -54,6 +67,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   organization.use(requireOwnOrganization);
   organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }), organizationOneshotRoutes({ send }));
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
+  // Before the push routes' mount, so a badge request is authenticated once.
+  app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
   app.use('/device', requireDeviceSecret(bus, commandTimeoutMs), deviceSideRoutes({ send }));
 
