@@ -1,3 +1,4 @@
 export * from './sqlite';
 export * from './sqlite-counter';
 export * from './mongo';
+export * from './sqlite-queries';

@@ -3,7 +3,7 @@ import {
   nextSqliteId,
   openSqlite,
   type SqliteDatabase,
-  type SqliteStatement,
+  SqliteQueries,
 } from '@formcast/storage';
 import type { ApiToken, Device, Form, FormDefinition, Group, Organization } from '../domain/records';
 import type { DirectoryStore } from './directory-store';
@@ -56,7 +56,7 @@ const idList = (ids: number[]) => JSON.stringify(ids);
  */
 export class SqliteDirectoryStore implements DirectoryStore {
   private readonly db: SqliteDatabase;
-  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly sql: SqliteQueries;
 
   /**
    * Takes a database file (created with its folder if missing), `':memory:'`, or a database
@@ -70,6 +70,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
       migrateSqlite(database, directoryMigrations);
       this.db = database;
     }
+    this.sql = new SqliteQueries(this.db);
   }
 
   // Organizations and API tokens -------------------------------------------------------
@@ -80,20 +81,20 @@ export class SqliteDirectoryStore implements DirectoryStore {
     tokenHash: string;
     tokenLabel: string;
   }): Promise<{ organization: Organization; token: ApiToken }> {
-    return this.write(() => {
-      if (this.get('SELECT 1 FROM organizations WHERE enrollment_code = ?', input.enrollmentCode)) {
+    return this.sql.write(() => {
+      if (this.sql.get('SELECT 1 FROM organizations WHERE enrollment_code = ?', input.enrollmentCode)) {
         throw enrollmentCodeTaken();
       }
       const createdAt = now();
       const orgId = nextSqliteId(this.db, 'organizations');
-      this.run(
+      this.sql.run(
         'INSERT INTO organizations (id, name, enrollment_code, created_at) VALUES (?, ?, ?, ?)',
         orgId,
         input.name,
         input.enrollmentCode,
         createdAt,
       );
-      this.run(
+      this.sql.run(
         'INSERT INTO groups (id, org_id, name, is_default) VALUES (?, ?, ?, 1)',
         nextSqliteId(this.db, 'groups'),
         orgId,
@@ -106,36 +107,36 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async getOrganization(orgId: number): Promise<Organization | null> {
-    const row = this.get<OrganizationRow>('SELECT * FROM organizations WHERE id = ?', orgId);
+    const row = this.sql.get<OrganizationRow>('SELECT * FROM organizations WHERE id = ?', orgId);
     return row ? toOrganization(row) : null;
   }
 
   async findOrganizationByEnrollmentCode(code: string): Promise<Organization | null> {
-    const row = this.get<OrganizationRow>('SELECT * FROM organizations WHERE enrollment_code = ?', code);
+    const row = this.sql.get<OrganizationRow>('SELECT * FROM organizations WHERE enrollment_code = ?', code);
     return row ? toOrganization(row) : null;
   }
 
   async addApiToken(orgId: number, tokenHash: string, label: string): Promise<ApiToken> {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireOrganization(orgId);
       return this.insertApiToken(orgId, tokenHash, label, now());
     });
   }
 
   async listApiTokens(orgId: number): Promise<ApiToken[]> {
-    return this.all<ApiTokenRow>(
+    return this.sql.all<ApiTokenRow>(
       `SELECT ${apiTokenColumns} FROM api_tokens WHERE org_id = ? ORDER BY id`,
       orgId,
     ).map(toApiToken);
   }
 
   async revokeApiToken(orgId: number, tokenId: number): Promise<void> {
-    this.write(() => {
-      if (!this.get('SELECT 1 FROM api_tokens WHERE org_id = ? AND id = ?', orgId, tokenId)) {
+    this.sql.write(() => {
+      if (!this.sql.get('SELECT 1 FROM api_tokens WHERE org_id = ? AND id = ?', orgId, tokenId)) {
         throw apiTokenNotFound(tokenId);
       }
       // Revoking twice keeps the first revocation time.
-      this.run(
+      this.sql.run(
         'UPDATE api_tokens SET revoked_at = ? WHERE org_id = ? AND id = ? AND revoked_at IS NULL',
         now(),
         orgId,
@@ -145,7 +146,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async findOrgIdByTokenHash(tokenHash: string): Promise<number | null> {
-    const row = this.get<{ org_id: number }>(
+    const row = this.sql.get<{ org_id: number }>(
       'SELECT org_id FROM api_tokens WHERE token_hash = ? AND revoked_at IS NULL',
       tokenHash,
     );
@@ -155,13 +156,13 @@ export class SqliteDirectoryStore implements DirectoryStore {
   // Groups -----------------------------------------------------------------------------
 
   async listGroups(orgId: number): Promise<Group[]> {
-    return this.read(() => {
-      const rows = this.all<GroupRow>('SELECT * FROM groups WHERE org_id = ? ORDER BY id', orgId);
+    return this.sql.read(() => {
+      const rows = this.sql.all<GroupRow>('SELECT * FROM groups WHERE org_id = ? ORDER BY id', orgId);
       const formIds = listsByKey(
-        this.all<KeyValue>('SELECT group_id AS key, id AS value FROM forms WHERE org_id = ? ORDER BY id', orgId),
+        this.sql.all<KeyValue>('SELECT group_id AS key, id AS value FROM forms WHERE org_id = ? ORDER BY id', orgId),
       );
       const deviceIds = listsByKey(
-        this.all<KeyValue>(
+        this.sql.all<KeyValue>(
           `SELECT group_id AS key, device_id AS value FROM group_devices
            WHERE org_id = ? ORDER BY device_id`,
           orgId,
@@ -172,26 +173,26 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async getGroup(orgId: number, groupId: number): Promise<Group | null> {
-    return this.read(() => {
+    return this.sql.read(() => {
       const row = this.groupRow(orgId, groupId);
       return row ? this.withMembers(row) : null;
     });
   }
 
   async findGroupByName(orgId: number, name: string): Promise<Group | null> {
-    return this.read(() => {
-      const row = this.get<GroupRow>('SELECT * FROM groups WHERE org_id = ? AND name = ?', orgId, name);
+    return this.sql.read(() => {
+      const row = this.sql.get<GroupRow>('SELECT * FROM groups WHERE org_id = ? AND name = ?', orgId, name);
       return row ? this.withMembers(row) : null;
     });
   }
 
   async createGroups(orgId: number, names: string[]): Promise<Group[]> {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireOrganization(orgId);
       return names.map((name) => {
         if (this.groupNamed(orgId, name)) throw groupNameTaken(name);
         const id = nextSqliteId(this.db, 'groups');
-        this.run('INSERT INTO groups (id, org_id, name, is_default) VALUES (?, ?, ?, 0)', id, orgId, name);
+        this.sql.run('INSERT INTO groups (id, org_id, name, is_default) VALUES (?, ?, ?, 0)', id, orgId, name);
         return { id, orgId, name, isDefault: false, formIds: [], deviceIds: [] };
       });
     });
@@ -202,14 +203,14 @@ export class SqliteDirectoryStore implements DirectoryStore {
     groupId: number,
     patch: { name?: string; formIds?: number[]; deviceIds?: number[] },
   ): Promise<Group> {
-    return this.write(() => {
+    return this.sql.write(() => {
       const group = this.groupRow(orgId, groupId);
       if (!group) throw groupNotFound(groupId);
 
       if (patch.name !== undefined && patch.name !== group.name) {
         if (group.is_default === 1) throw defaultGroupNotRenamable();
         if (this.groupNamed(orgId, patch.name)) throw groupNameTaken(patch.name);
-        this.run('UPDATE groups SET name = ? WHERE org_id = ? AND id = ?', patch.name, orgId, groupId);
+        this.sql.run('UPDATE groups SET name = ? WHERE org_id = ? AND id = ?', patch.name, orgId, groupId);
       }
 
       if (patch.formIds) {
@@ -217,7 +218,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
         const movedAt = now();
         // Forms dropped from the group go home to Default (the Default group keeps them anyway).
         if (group.is_default === 0) {
-          this.run(
+          this.sql.run(
             `UPDATE forms SET group_id = ?, updated_at = ?
              WHERE org_id = ? AND group_id = ? AND id NOT IN (SELECT value FROM json_each(?))`,
             this.defaultGroupId(orgId),
@@ -227,7 +228,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
             idList(patch.formIds),
           );
         }
-        this.run(
+        this.sql.run(
           `UPDATE forms SET group_id = ?, updated_at = ?
            WHERE org_id = ? AND group_id != ? AND id IN (SELECT value FROM json_each(?))`,
           groupId,
@@ -240,9 +241,9 @@ export class SqliteDirectoryStore implements DirectoryStore {
 
       if (patch.deviceIds) {
         this.requireIds('devices', orgId, patch.deviceIds, 'Device');
-        this.run('DELETE FROM group_devices WHERE org_id = ? AND group_id = ?', orgId, groupId);
+        this.sql.run('DELETE FROM group_devices WHERE org_id = ? AND group_id = ?', orgId, groupId);
         for (const deviceId of new Set(patch.deviceIds)) {
-          this.run(
+          this.sql.run(
             'INSERT INTO group_devices (org_id, group_id, device_id) VALUES (?, ?, ?)',
             orgId,
             groupId,
@@ -256,19 +257,19 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async deleteGroup(orgId: number, groupId: number): Promise<void> {
-    this.write(() => {
+    this.sql.write(() => {
       const group = this.groupRow(orgId, groupId);
       if (!group) throw groupNotFound(groupId);
       if (group.is_default === 1) throw defaultGroupNotDeletable();
-      this.run(
+      this.sql.run(
         'UPDATE forms SET group_id = ?, updated_at = ? WHERE org_id = ? AND group_id = ?',
         this.defaultGroupId(orgId),
         now(),
         orgId,
         groupId,
       );
-      this.run('DELETE FROM group_devices WHERE org_id = ? AND group_id = ?', orgId, groupId);
-      this.run('DELETE FROM groups WHERE org_id = ? AND id = ?', orgId, groupId);
+      this.sql.run('DELETE FROM group_devices WHERE org_id = ? AND group_id = ?', orgId, groupId);
+      this.sql.run('DELETE FROM groups WHERE org_id = ? AND id = ?', orgId, groupId);
     });
   }
 
@@ -283,19 +284,19 @@ export class SqliteDirectoryStore implements DirectoryStore {
     secretHash: string;
     groupIds?: number[];
   }): Promise<Device> {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireOrganization(input.orgId);
-      if (this.get('SELECT 1 FROM devices WHERE identifier = ?', input.identifier)) {
+      if (this.sql.get('SELECT 1 FROM devices WHERE identifier = ?', input.identifier)) {
         throw deviceIdentifierTaken(input.identifier);
       }
-      if (this.get('SELECT 1 FROM devices WHERE secret_hash = ?', input.secretHash)) {
+      if (this.sql.get('SELECT 1 FROM devices WHERE secret_hash = ?', input.secretHash)) {
         throw deviceSecretTaken();
       }
       const groupIds = [...new Set(input.groupIds ?? [])].sort(ascending);
       this.requireIds('groups', input.orgId, groupIds, 'Group');
       const id = nextSqliteId(this.db, 'devices');
       const createdAt = now();
-      this.run(
+      this.sql.run(
         `INSERT INTO devices (id, org_id, identifier, owner, description, pending_approval,
                               push_token, secret_hash, created_at)
          VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)`,
@@ -324,14 +325,14 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async listDevices(orgId: number, filter: { approvedOnly?: boolean } = {}): Promise<Device[]> {
-    return this.read(() => {
-      const rows = this.all<DeviceRow>(
+    return this.sql.read(() => {
+      const rows = this.sql.all<DeviceRow>(
         `SELECT ${deviceColumns} FROM devices
          WHERE org_id = ? ${filter.approvedOnly ? 'AND pending_approval = 0' : ''} ORDER BY id`,
         orgId,
       );
       const groupIds = listsByKey(
-        this.all<KeyValue>(
+        this.sql.all<KeyValue>(
           `SELECT device_id AS key, group_id AS value FROM group_devices
            WHERE org_id = ? ORDER BY group_id`,
           orgId,
@@ -342,15 +343,15 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async getDevice(orgId: number, deviceId: number): Promise<Device | null> {
-    return this.read(() => {
+    return this.sql.read(() => {
       const row = this.deviceRow(orgId, deviceId);
       return row ? this.withGroups(row) : null;
     });
   }
 
   async findDeviceByIdentifier(orgId: number, identifier: string): Promise<Device | null> {
-    return this.read(() => {
-      const row = this.get<DeviceRow>(
+    return this.sql.read(() => {
+      const row = this.sql.get<DeviceRow>(
         `SELECT ${deviceColumns} FROM devices WHERE org_id = ? AND identifier = ?`,
         orgId,
         identifier,
@@ -360,8 +361,8 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async findDeviceBySecretHash(secretHash: string): Promise<Device | null> {
-    return this.read(() => {
-      const row = this.get<DeviceRow>(`SELECT ${deviceColumns} FROM devices WHERE secret_hash = ?`, secretHash);
+    return this.sql.read(() => {
+      const row = this.sql.get<DeviceRow>(`SELECT ${deviceColumns} FROM devices WHERE secret_hash = ?`, secretHash);
       return row ? this.withGroups(row) : null;
     });
   }
@@ -371,11 +372,11 @@ export class SqliteDirectoryStore implements DirectoryStore {
     deviceId: number,
     patch: { owner?: string; description?: string; groupIds?: number[]; pushToken?: string | null },
   ): Promise<Device> {
-    return this.write(() => {
+    return this.sql.write(() => {
       const device = this.deviceRow(orgId, deviceId);
       if (!device) throw deviceNotFound(deviceId);
       if (patch.groupIds) this.requireIds('groups', orgId, patch.groupIds, 'Group');
-      this.run(
+      this.sql.run(
         'UPDATE devices SET owner = ?, description = ?, push_token = ? WHERE org_id = ? AND id = ?',
         patch.owner ?? device.owner,
         patch.description ?? device.description,
@@ -384,7 +385,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
         deviceId,
       );
       if (patch.groupIds) {
-        this.run('DELETE FROM group_devices WHERE org_id = ? AND device_id = ?', orgId, deviceId);
+        this.sql.run('DELETE FROM group_devices WHERE org_id = ? AND device_id = ?', orgId, deviceId);
         this.insertMemberships(orgId, deviceId, new Set(patch.groupIds));
       }
       return this.withGroups(this.deviceRow(orgId, deviceId) ?? device);
@@ -392,19 +393,19 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async approveDevice(orgId: number, deviceId: number): Promise<Device> {
-    return this.write(() => {
+    return this.sql.write(() => {
       const device = this.deviceRow(orgId, deviceId);
       if (!device) throw deviceNotFound(deviceId);
-      this.run('UPDATE devices SET pending_approval = 0 WHERE org_id = ? AND id = ?', orgId, deviceId);
+      this.sql.run('UPDATE devices SET pending_approval = 0 WHERE org_id = ? AND id = ?', orgId, deviceId);
       return this.withGroups({ ...device, pending_approval: 0 });
     });
   }
 
   async deleteDevice(orgId: number, deviceId: number): Promise<void> {
-    this.write(() => {
+    this.sql.write(() => {
       if (!this.deviceRow(orgId, deviceId)) throw deviceNotFound(deviceId);
-      this.run('DELETE FROM group_devices WHERE org_id = ? AND device_id = ?', orgId, deviceId);
-      this.run('DELETE FROM devices WHERE org_id = ? AND id = ?', orgId, deviceId);
+      this.sql.run('DELETE FROM group_devices WHERE org_id = ? AND device_id = ?', orgId, deviceId);
+      this.sql.run('DELETE FROM devices WHERE org_id = ? AND id = ?', orgId, deviceId);
     });
   }
 
@@ -418,7 +419,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
     definition: FormDefinition;
     groupId?: number;
   }): Promise<Form> {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireOrganization(input.orgId);
       let groupId: number;
       if (input.groupId === undefined) {
@@ -430,7 +431,7 @@ export class SqliteDirectoryStore implements DirectoryStore {
       if (this.formWithNamespace(input.orgId, input.namespace)) throw formNamespaceTaken(input.namespace);
       const id = nextSqliteId(this.db, 'forms');
       const createdAt = now();
-      this.run(
+      this.sql.run(
         `INSERT INTO forms (id, org_id, group_id, name, namespace, description, revision,
                             definition, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
@@ -449,11 +450,11 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async listForms(orgId: number): Promise<Form[]> {
-    return this.all<FormRow>('SELECT * FROM forms WHERE org_id = ? ORDER BY id', orgId).map(toForm);
+    return this.sql.all<FormRow>('SELECT * FROM forms WHERE org_id = ? ORDER BY id', orgId).map(toForm);
   }
 
   async getForm(orgId: number, formId: number): Promise<Form | null> {
-    const row = this.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
+    const row = this.sql.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
     return row ? toForm(row) : null;
   }
 
@@ -463,9 +464,9 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async replaceFormDefinition(orgId: number, formId: number, definition: FormDefinition): Promise<Form> {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireForm(orgId, formId);
-      this.run(
+      this.sql.run(
         `UPDATE forms SET definition = ?, name = ?, revision = revision + 1, updated_at = ?
          WHERE org_id = ? AND id = ?`,
         JSON.stringify(definition),
@@ -479,10 +480,10 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async moveForm(orgId: number, formId: number, groupId: number): Promise<Form> {
-    return this.write(() => {
+    return this.sql.write(() => {
       this.requireForm(orgId, formId);
       if (!this.groupRow(orgId, groupId)) throw groupNotFound(groupId);
-      this.run(
+      this.sql.run(
         'UPDATE forms SET group_id = ?, updated_at = ? WHERE org_id = ? AND id = ?',
         groupId,
         now(),
@@ -494,14 +495,14 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async deleteForm(orgId: number, formId: number): Promise<void> {
-    this.write(() => {
+    this.sql.write(() => {
       this.requireForm(orgId, formId);
-      this.run('DELETE FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
+      this.sql.run('DELETE FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
     });
   }
 
   async ping(): Promise<void> {
-    this.get('SELECT 1');
+    this.sql.get('SELECT 1');
   }
 
   async close(): Promise<void> {
@@ -511,9 +512,9 @@ export class SqliteDirectoryStore implements DirectoryStore {
   // Shared steps -----------------------------------------------------------------------
 
   private insertApiToken(orgId: number, tokenHash: string, label: string, createdAt: string): ApiToken {
-    if (this.get('SELECT 1 FROM api_tokens WHERE token_hash = ?', tokenHash)) throw apiTokenTaken();
+    if (this.sql.get('SELECT 1 FROM api_tokens WHERE token_hash = ?', tokenHash)) throw apiTokenTaken();
     const id = nextSqliteId(this.db, 'api_tokens');
-    this.run(
+    this.sql.run(
       'INSERT INTO api_tokens (id, org_id, token_hash, label, created_at) VALUES (?, ?, ?, ?, ?)',
       id,
       orgId,
@@ -526,35 +527,35 @@ export class SqliteDirectoryStore implements DirectoryStore {
 
   private insertMemberships(orgId: number, deviceId: number, groupIds: Iterable<number>): void {
     for (const groupId of groupIds) {
-      this.run('INSERT INTO group_devices (org_id, group_id, device_id) VALUES (?, ?, ?)', orgId, groupId, deviceId);
+      this.sql.run('INSERT INTO group_devices (org_id, group_id, device_id) VALUES (?, ?, ?)', orgId, groupId, deviceId);
     }
   }
 
   private requireOrganization(orgId: number): void {
-    if (!this.get('SELECT 1 FROM organizations WHERE id = ?', orgId)) throw organizationNotFound(orgId);
+    if (!this.sql.get('SELECT 1 FROM organizations WHERE id = ?', orgId)) throw organizationNotFound(orgId);
   }
 
   private groupRow(orgId: number, groupId: number): GroupRow | undefined {
-    return this.get<GroupRow>('SELECT * FROM groups WHERE org_id = ? AND id = ?', orgId, groupId);
+    return this.sql.get<GroupRow>('SELECT * FROM groups WHERE org_id = ? AND id = ?', orgId, groupId);
   }
 
   private groupNamed(orgId: number, name: string): boolean {
-    return this.get('SELECT 1 FROM groups WHERE org_id = ? AND name = ?', orgId, name) !== undefined;
+    return this.sql.get('SELECT 1 FROM groups WHERE org_id = ? AND name = ?', orgId, name) !== undefined;
   }
 
   private defaultGroupId(orgId: number): number {
-    const row = this.get<{ id: number }>('SELECT id FROM groups WHERE org_id = ? AND is_default = 1', orgId);
+    const row = this.sql.get<{ id: number }>('SELECT id FROM groups WHERE org_id = ? AND is_default = 1', orgId);
     if (!row) throw new Error(`Organization ${orgId} has no Default group`);
     return row.id;
   }
 
   private withMembers(row: GroupRow): Group {
-    const formIds = this.all<{ id: number }>(
+    const formIds = this.sql.all<{ id: number }>(
       'SELECT id FROM forms WHERE org_id = ? AND group_id = ? ORDER BY id',
       row.org_id,
       row.id,
     ).map((form) => form.id);
-    const deviceIds = this.all<{ device_id: number }>(
+    const deviceIds = this.sql.all<{ device_id: number }>(
       'SELECT device_id FROM group_devices WHERE org_id = ? AND group_id = ? ORDER BY device_id',
       row.org_id,
       row.id,
@@ -563,11 +564,11 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   private deviceRow(orgId: number, deviceId: number): DeviceRow | undefined {
-    return this.get<DeviceRow>(`SELECT ${deviceColumns} FROM devices WHERE org_id = ? AND id = ?`, orgId, deviceId);
+    return this.sql.get<DeviceRow>(`SELECT ${deviceColumns} FROM devices WHERE org_id = ? AND id = ?`, orgId, deviceId);
   }
 
   private withGroups(row: DeviceRow): Device {
-    const groupIds = this.all<{ group_id: number }>(
+    const groupIds = this.sql.all<{ group_id: number }>(
       'SELECT group_id FROM group_devices WHERE org_id = ? AND device_id = ? ORDER BY group_id',
       row.org_id,
       row.id,
@@ -576,56 +577,24 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   private requireForm(orgId: number, formId: number): Form {
-    const row = this.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
+    const row = this.sql.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
     if (!row) throw formNotFound(formId);
     return toForm(row);
   }
 
   private formWithNamespace(orgId: number, namespace: string): FormRow | undefined {
-    return this.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND namespace = ?', orgId, namespace);
+    return this.sql.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND namespace = ?', orgId, namespace);
   }
 
   /** Throws 'invalid' naming the ids that are not rows of this organization's `table`. */
   private requireIds(table: OrgTable, orgId: number, ids: number[], kind: 'Form' | 'Device' | 'Group'): void {
-    const found = this.all<{ id: number }>(
+    const found = this.sql.all<{ id: number }>(
       `SELECT id FROM ${table} WHERE org_id = ? AND id IN (SELECT value FROM json_each(?))`,
       orgId,
       idList(ids),
     ).map((row) => row.id);
     const missing = missingIds(ids, found);
     if (missing.length > 0) throw unknownIds(kind, missing);
-  }
-
-  // SQL plumbing -----------------------------------------------------------------------
-
-  private write<T>(change: () => T): T {
-    return this.db.transaction(change).immediate();
-  }
-
-  /** Several reads seen at one instant, even with another process writing the file. */
-  private read<T>(reads: () => T): T {
-    return this.db.transaction(reads).deferred();
-  }
-
-  private statement(sql: string): SqliteStatement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare<unknown[], unknown>(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private get<Row = unknown>(sql: string, ...params: unknown[]): Row | undefined {
-    return this.statement(sql).get(...params) as Row | undefined;
-  }
-
-  private all<Row = unknown>(sql: string, ...params: unknown[]): Row[] {
-    return this.statement(sql).all(...params) as Row[];
-  }
-
-  private run(sql: string, ...params: unknown[]): void {
-    this.statement(sql).run(...params);
   }
 }
 

@@ -1,5 +1,5 @@
 import { AppError } from '@formcast/platform';
-import { nextSqliteId, openSqlite, type SqliteDatabase } from '@formcast/storage';
+import { nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { Oneshot, OneshotState, Submission } from '../domain/records';
@@ -68,10 +68,12 @@ export interface SqlitePushStoreOptions {
  */
 export class SqlitePushStore implements PushStore {
   private readonly db: SqliteDatabase;
+  private readonly sql: SqliteQueries;
   private readonly pageSize: number;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
+    this.sql = new SqliteQueries(this.db);
     this.pageSize = options.pageSize ?? defaultPageSize;
   }
 
@@ -79,8 +81,7 @@ export class SqlitePushStore implements PushStore {
     return this.transaction(() => {
       const id = nextSqliteId(this.db, 'oneshots');
       const now = new Date().toISOString();
-      this.db
-        .prepare(
+      this.sql.statement(
           `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace,
              name, description, payload, state, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'outstanding', ?, ?)`,
@@ -96,8 +97,7 @@ export class SqlitePushStore implements PushStore {
   async update(orgId: number, deviceId: number, oneshotId: number, change: OneshotChange, event: OneshotEventFactory) {
     return this.transaction(() => {
       const current = this.outstanding(orgId, deviceId, oneshotId);
-      this.db
-        .prepare('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE org_id = ? AND id = ?')
+      this.sql.statement('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE org_id = ? AND id = ?')
         .run(JSON.stringify(change.payload), change.name ?? current.name, change.description ?? current.description,
           new Date().toISOString(), orgId, oneshotId);
       const oneshot = this.row(orgId, oneshotId)!;
@@ -115,8 +115,7 @@ export class SqlitePushStore implements PushStore {
 
   async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory) {
     return this.transaction(() => {
-      const ids = this.db
-        .prepare("SELECT id FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
+      const ids = this.sql.statement("SELECT id FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
         .pluck()
         .all(orgId, deviceId) as number[];
       return ids.map((id) => this.end(orgId, deviceId, id, 'revoked', event));
@@ -129,8 +128,7 @@ export class SqlitePushStore implements PushStore {
       if (!current || current.deviceId !== deviceId) throw new AppError('not_found', `Oneshot ${oneshotId} does not exist`);
       if (current.state !== 'outstanding') throw new AppError('conflict', `Oneshot ${oneshotId} is ${current.state}; it can no longer be submitted`);
       const submittedAt = new Date().toISOString();
-      this.db
-        .prepare('INSERT INTO submissions (oneshot_id, org_id, device_id, answers, submitted_at) VALUES (?, ?, ?, ?, ?)')
+      this.sql.statement('INSERT INTO submissions (oneshot_id, org_id, device_id, answers, submitted_at) VALUES (?, ?, ?, ?, ?)')
         .run(oneshotId, orgId, deviceId, JSON.stringify(answers), submittedAt);
       this.end(orgId, deviceId, oneshotId, 'completed', event);
       return { oneshotId, orgId, deviceId, answers, submittedAt };
@@ -142,19 +140,18 @@ export class SqlitePushStore implements PushStore {
   }
 
   async getSubmission(orgId: number, oneshotId: number) {
-    const row = this.db.prepare('SELECT * FROM submissions WHERE org_id = ? AND oneshot_id = ?').get(orgId, oneshotId) as SubmissionRow | undefined;
+    const row = this.sql.statement('SELECT * FROM submissions WHERE org_id = ? AND oneshot_id = ?').get(orgId, oneshotId) as SubmissionRow | undefined;
     return row ? toSubmission(row) : null;
   }
 
   async listOutstandingForDevice(orgId: number, deviceId: number) {
-    const rows = this.db
-      .prepare("SELECT * FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
+    const rows = this.sql.statement("SELECT * FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
       .all(orgId, deviceId) as OneshotRow[];
     return rows.map(toOneshot);
   }
 
   async *streamOutstandingForOrganization(orgId: number): AsyncIterable<Oneshot> {
-    const page = this.db.prepare(
+    const page = this.sql.statement(
       "SELECT * FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND id > ? ORDER BY id LIMIT ?",
     );
     let after = 0;
@@ -167,16 +164,16 @@ export class SqlitePushStore implements PushStore {
   }
 
   async unpublishedEvents(limit: number): Promise<OutboxEntry[]> {
-    const rows = this.db.prepare('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?').all(limit) as Array<{ seq: number; event: string }>;
+    const rows = this.sql.statement('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?').all(limit) as Array<{ seq: number; event: string }>;
     return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.event) as Envelope }));
   }
 
   async markPublished(seqs: number[]): Promise<void> {
-    this.db.prepare('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))').run(JSON.stringify(seqs));
+    this.sql.statement('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))').run(JSON.stringify(seqs));
   }
 
   async ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
+    this.sql.statement('SELECT 1').get();
   }
 
   async close(): Promise<void> {
@@ -184,11 +181,11 @@ export class SqlitePushStore implements PushStore {
   }
 
   private transaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    return this.sql.write(work);
   }
 
   private row(orgId: number, id: number): Oneshot | null {
-    const row = this.db.prepare('SELECT * FROM oneshots WHERE org_id = ? AND id = ?').get(orgId, id) as OneshotRow | undefined;
+    const row = this.sql.statement('SELECT * FROM oneshots WHERE org_id = ? AND id = ?').get(orgId, id) as OneshotRow | undefined;
     return row ? toOneshot(row) : null;
   }
 
@@ -199,20 +196,19 @@ export class SqlitePushStore implements PushStore {
   }
 
   private end(orgId: number, deviceId: number, id: number, state: 'revoked' | 'completed', event: OneshotEventFactory): Oneshot {
-    this.db.prepare('UPDATE oneshots SET state = ?, updated_at = ? WHERE org_id = ? AND id = ?').run(state, new Date().toISOString(), orgId, id);
+    this.sql.statement('UPDATE oneshots SET state = ?, updated_at = ? WHERE org_id = ? AND id = ?').run(state, new Date().toISOString(), orgId, id);
     const oneshot = this.row(orgId, id)!;
     this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
     return oneshot;
   }
 
   private outstandingCount(orgId: number, deviceId: number): number {
-    return this.db
-      .prepare("SELECT COUNT(*) FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'")
+    return this.sql.statement("SELECT COUNT(*) FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'")
       .pluck()
       .get(orgId, deviceId) as number;
   }
 
   private appendEvent(event: Envelope): void {
-    this.db.prepare('INSERT INTO outbox (event) VALUES (?)').run(JSON.stringify(event));
+    this.sql.statement('INSERT INTO outbox (event) VALUES (?)').run(JSON.stringify(event));
   }
 }

@@ -3,7 +3,7 @@ import {
   nextSqliteId,
   openSqlite,
   type SqliteDatabase,
-  type SqliteStatement,
+  SqliteQueries,
 } from '@formcast/storage';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceNotFound } from './resource-errors';
@@ -19,7 +19,7 @@ import { toResource, type ResourceRow } from './sqlite-resource-rows';
  */
 export class SqliteResourceStore implements ResourceStore {
   private readonly db: SqliteDatabase;
-  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly sql: SqliteQueries;
 
   /**
    * Takes a database file (created with its folder if missing), `':memory:'`, or a database
@@ -33,10 +33,11 @@ export class SqliteResourceStore implements ResourceStore {
       migrateSqlite(database, resourceMigrations);
       this.db = database;
     }
+    this.sql = new SqliteQueries(this.db);
   }
 
   async listResources(orgId: number): Promise<Resource[]> {
-    return this.all<ResourceRow>('SELECT * FROM resources WHERE org_id = ? ORDER BY id', orgId).map(toResource);
+    return this.sql.all<ResourceRow>('SELECT * FROM resources WHERE org_id = ? ORDER BY id', orgId).map(toResource);
   }
 
   async getResource(orgId: number, resourceId: number): Promise<Resource | null> {
@@ -45,9 +46,9 @@ export class SqliteResourceStore implements ResourceStore {
   }
 
   async readResourceFile(orgId: number, resourceId: number): Promise<{ resource: Resource; bytes: Buffer } | null> {
-    return this.read(() => {
+    return this.sql.read(() => {
       const row = this.resourceRow(orgId, resourceId);
-      const file = this.get<{ bytes: Buffer }>(
+      const file = this.sql.get<{ bytes: Buffer }>(
         'SELECT bytes FROM resource_files WHERE org_id = ? AND resource_id = ?',
         orgId,
         resourceId,
@@ -57,8 +58,8 @@ export class SqliteResourceStore implements ResourceStore {
   }
 
   async createResource(orgId: number, input: { description: string; file: CheckedFile }, commandId: string): Promise<Resource> {
-    return this.write(() => {
-      const done = this.get<ResourceRow>(
+    return this.sql.write(() => {
+      const done = this.sql.get<ResourceRow>(
         'SELECT * FROM resources WHERE org_id = ? AND command_id = ?',
         orgId,
         commandId,
@@ -67,7 +68,7 @@ export class SqliteResourceStore implements ResourceStore {
       const id = nextSqliteId(this.db, 'resources');
       const createdAt = now();
       const { file } = input;
-      this.run(
+      this.sql.run(
         `INSERT INTO resources (id, org_id, original_filename, description, content_type, version, identifier,
                                 byte_size, sha256, content_summary, command_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?)`,
@@ -84,18 +85,18 @@ export class SqliteResourceStore implements ResourceStore {
         createdAt,
         createdAt,
       );
-      this.run('INSERT INTO resource_files (resource_id, org_id, bytes) VALUES (?, ?, ?)', id, orgId, file.bytes);
+      this.sql.run('INSERT INTO resource_files (resource_id, org_id, bytes) VALUES (?, ?, ?)', id, orgId, file.bytes);
       return this.requireResource(orgId, id);
     });
   }
 
   async updateResource(orgId: number, resourceId: number, patch: ResourcePatch, commandId: string): Promise<Resource> {
-    return this.write(() => {
+    return this.sql.write(() => {
       const row = this.resourceRow(orgId, resourceId);
       if (!row) throw resourceNotFound(resourceId);
       if (row.command_id === commandId) return toResource(row);
       const { file } = patch;
-      this.run(
+      this.sql.run(
         `UPDATE resources SET description = ?, command_id = ?, updated_at = ? WHERE org_id = ? AND id = ?`,
         patch.description ?? row.description,
         commandId,
@@ -104,7 +105,7 @@ export class SqliteResourceStore implements ResourceStore {
         resourceId,
       );
       if (file) {
-        this.run(
+        this.sql.run(
           `UPDATE resources SET original_filename = ?, content_type = ?, version = version + 1, identifier = ?,
                                 byte_size = ?, sha256 = ?, content_summary = ?
            WHERE org_id = ? AND id = ?`,
@@ -117,22 +118,22 @@ export class SqliteResourceStore implements ResourceStore {
           orgId,
           resourceId,
         );
-        this.run('UPDATE resource_files SET bytes = ? WHERE org_id = ? AND resource_id = ?', file.bytes, orgId, resourceId);
+        this.sql.run('UPDATE resource_files SET bytes = ? WHERE org_id = ? AND resource_id = ?', file.bytes, orgId, resourceId);
       }
       return this.requireResource(orgId, resourceId);
     });
   }
 
   async deleteResource(orgId: number, resourceId: number): Promise<void> {
-    this.write(() => {
+    this.sql.write(() => {
       if (!this.resourceRow(orgId, resourceId)) throw resourceNotFound(resourceId);
       // The file row goes with it (ON DELETE CASCADE).
-      this.run('DELETE FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
+      this.sql.run('DELETE FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
     });
   }
 
   async ping(): Promise<void> {
-    this.get('SELECT 1');
+    this.sql.get('SELECT 1');
   }
 
   async close(): Promise<void> {
@@ -142,45 +143,13 @@ export class SqliteResourceStore implements ResourceStore {
   // Shared steps -----------------------------------------------------------------------
 
   private resourceRow(orgId: number, resourceId: number): ResourceRow | undefined {
-    return this.get<ResourceRow>('SELECT * FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
+    return this.sql.get<ResourceRow>('SELECT * FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
   }
 
   private requireResource(orgId: number, resourceId: number): Resource {
     const row = this.resourceRow(orgId, resourceId);
     if (!row) throw resourceNotFound(resourceId);
     return toResource(row);
-  }
-
-  // SQL plumbing -----------------------------------------------------------------------
-
-  private write<T>(change: () => T): T {
-    return this.db.transaction(change).immediate();
-  }
-
-  /** Several reads seen at one instant, even with another process writing the file. */
-  private read<T>(reads: () => T): T {
-    return this.db.transaction(reads).deferred();
-  }
-
-  private statement(sql: string): SqliteStatement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare<unknown[], unknown>(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  private get<Row = unknown>(sql: string, ...params: unknown[]): Row | undefined {
-    return this.statement(sql).get(...params) as Row | undefined;
-  }
-
-  private all<Row = unknown>(sql: string, ...params: unknown[]): Row[] {
-    return this.statement(sql).all(...params) as Row[];
-  }
-
-  private run(sql: string, ...params: unknown[]): void {
-    this.statement(sql).run(...params);
   }
 }
 
