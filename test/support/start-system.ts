@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { AmqpBus, type Bus } from '@formcast/bus';
 import { serviceStarters, startEmbedded } from '@formcast/embedded';
 import { createGatewayApp } from '@formcast/gateway';
-import { createLogger, parseSettings, type RunningService, type ServiceStarter } from '@formcast/platform';
+import { createLogger, parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
 
@@ -25,7 +25,7 @@ export interface RunningSystem {
 }
 
 const adminToken = 'test-admin-token-0123456789abcdef';
-const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /**
  * `embedded`: exactly what `npm start` runs (one process, in-process bus, SQLite).
@@ -35,9 +35,10 @@ const logger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 export async function startSystem(
   mode: SystemMode,
   env: Record<string, string> = {},
-  options: { starters?: ServiceStarter<Bus>[] } = {},
+  options: { starters?: ServiceStarter<Bus>[]; logger?: Logger } = {},
 ): Promise<RunningSystem> {
   const starters = options.starters ?? serviceStarters;
+  const logger = options.logger ?? quietLogger;
   const dataDir = mkdtempSync(join(tmpdir(), 'formcast-e2e-'));
   const settings = parseSettings({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', ...env });
   const cleanup = () => rmSync(dataDir, { recursive: true, force: true });
