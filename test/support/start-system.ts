@@ -9,12 +9,16 @@ import { createGatewayApp } from '@formcast/gateway';
 import { createLogger, parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
+import { distributedModeEnabled, processNameOf, startDistributed } from './start-distributed';
 
 
-export type SystemMode = 'embedded' | 'rabbitmq';
+export type SystemMode = 'embedded' | 'rabbitmq' | 'distributed';
 
-/** Every end-to-end suite runs in both modes. */
-export const systemModes: SystemMode[] = ['embedded', 'rabbitmq'];
+/**
+ * Every end-to-end suite runs in these modes; `distributed` (every service a node process of
+ * its own, from dist/, built first when stale) unless E2E_DISTRIBUTED=0.
+ */
+export const systemModes: SystemMode[] = distributedModeEnabled ? ['embedded', 'rabbitmq', 'distributed'] : ['embedded', 'rabbitmq'];
 
 export const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
@@ -31,6 +35,9 @@ const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent'
  * `embedded`: exactly what `npm start` runs (one process, in-process bus, SQLite).
  * `rabbitmq`: the gateway and every service as separate bus peers over the RabbitMQ of this
  * machine, each on its own connection, under a topology prefix of their own.
+ * `distributed`: the gateway and each service as a node process of its own, started from
+ * dist/ like `npm run start:<service>` (test/support/start-distributed.ts); a starter made by
+ * the test (a notifier with an FCM stand-in) runs in this process as its own bus peer.
  */
 export async function startSystem(
   mode: SystemMode,
@@ -39,6 +46,16 @@ export async function startSystem(
 ): Promise<RunningSystem> {
   const starters = options.starters ?? serviceStarters;
   const logger = options.logger ?? quietLogger;
+  if (mode === 'distributed') {
+    const system = await startDistributed({
+      services: starters.map(processNameOf).filter((name): name is string => name !== undefined),
+      peers: starters.filter((start) => processNameOf(start) === undefined),
+      env,
+      logger: options.logger,
+      adminToken,
+    });
+    return { api: system.api, adminToken, stop: system.stop };
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'formcast-e2e-'));
   const settings = parseSettings({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', ...env });
   const cleanup = () => rmSync(dataDir, { recursive: true, force: true });

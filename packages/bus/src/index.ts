@@ -4,4 +4,4 @@ export { InProcessBroker } from './in-process/in-process-broker';
 export { AmqpBus, type AmqpBusOptions } from './amqp-bus';
 export { createBus, type CreateBusOptions } from './create-bus';
 export { attemptsHeader, defaultTopologyPrefix, topologyFor, type Topology } from './amqp/topology';
-export { runServiceAlone } from './run-service-alone';
+export { runServiceAlone, startServiceAlone, type ServiceAlone } from './run-service-alone';

@@ -41,7 +41,17 @@ export const updateOneshotPayload = z.object({
 
 export const deviceOneshotsPayload = z.object({ deviceRef });
 export const deviceOneshotPayload = z.object({ deviceRef, oneshotId: id });
-export const organizationOneshotsPayload = z.object({});
+/** The most oneshots one `listOrganizationOneshots` command answers with, when it is given a `limit`. */
+export const organizationOneshotsPageLimit = 1000;
+/**
+ * The organization listing, one page at a time: the outstanding oneshots with an id above
+ * `afterId`, ascending, at most `limit`. A page shorter than `limit` is the last. Without
+ * `limit`, every one (a long list then travels as one reply).
+ */
+export const organizationOneshotsPayload = z.object({
+  afterId: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(organizationOneshotsPageLimit).optional(),
+});
 
 /** Device-side commands act for the authenticated device (its id comes from its secret). */
 export const deviceSideListPayload = z.object({ deviceId: id });

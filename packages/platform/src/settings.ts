@@ -25,6 +25,17 @@ function isServiceAccountJson(value: string): boolean {
 export const settingsSchema = z.object({
   /** PORT: the HTTP port of the gateway (0 picks a free one). */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /**
+   * HEALTH_PORT: where a service running alone (not the gateway, whose probes are on PORT)
+   * answers `/healthz` and `/readyz` (0 picks a free one, logged as `healthPort`).
+   */
+  HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * SHUTDOWN_GRACE_MS: after SIGTERM, how long the process may take to stop taking work,
+   * finish what is in flight and close before it exits anyway. Keep it below the
+   * orchestrator's grace period (Kubernetes' terminationGracePeriodSeconds).
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(10 * 60 * 1000).default(25000),
   /** DATA_DIR: where embedded mode keeps its SQLite files and generated admin token. */
   DATA_DIR: z.string().min(1).default('./data'),
   /** ADMIN_TOKEN: guards /admin; embedded mode generates one at first start when unset. */
@@ -35,6 +46,14 @@ export const settingsSchema = z.object({
     .refine((v) => v === undefined || v.length >= 16, { message: 'must be at least 16 characters' }),
   /** AMQP_URL: RabbitMQ; unset = in-process bus. */
   AMQP_URL: optionalUrl(['amqp://', 'amqps://']),
+  /**
+   * AMQP_PREFIX: the first part of every exchange and queue name; give each system sharing
+   * one broker (staging, a test run) its own. Every process of one system needs the same.
+   */
+  AMQP_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$/, { message: 'must be 1 to 100 letters, digits, _, - or .' })
+    .default('formcast'),
   /** MONGO_URL: MongoDB; unset = SQLite under DATA_DIR. */
   MONGO_URL: optionalUrl(['mongodb://', 'mongodb+srv://']),
   /** REDIS_URL: Redis for badges; unset = SQLite. */

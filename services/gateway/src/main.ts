@@ -12,8 +12,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const lifecycle = new Lifecycle(logger);
-  lifecycle.installProcessHandlers();
-  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger });
+  lifecycle.installProcessHandlers({ graceMs: settings.SHUTDOWN_GRACE_MS });
+  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'gateway', prefix: settings.AMQP_PREFIX });
   await bus.start();
   lifecycle.onStop('bus', () => bus.close());
   const app = createGatewayApp({

@@ -48,6 +48,9 @@ export class AmqpConnection {
 
   async open(): Promise<void> {
     const recovering = await connect(this.options.url, {
+      // Without it, Nagle's algorithm holds back small frames (a command, a reply) while an
+      // earlier one awaits its ACK: up to 40 ms per message under load.
+      noDelay: true,
       clientProperties: this.options.connectionName ? { connection_name: this.options.connectionName } : {},
       recovery: {
         initialDelay: 100,

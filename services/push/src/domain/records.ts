@@ -19,6 +19,9 @@ export interface Oneshot {
   updatedAt: string;
 }
 
+/** What the organization listing (spec 2.8) shows of an outstanding oneshot. */
+export type OneshotSummary = Pick<Oneshot, 'id' | 'orgId' | 'deviceId' | 'name' | 'description' | 'namespace'>;
+
 export interface Submission {
   oneshotId: number;
   orgId: number;

@@ -1,11 +1,11 @@
 import type { DeviceOneshotView, OneshotCreatedView, OutstandingOneshotView } from '@formcast/contracts';
-import type { Oneshot } from './records';
+import type { Oneshot, OneshotSummary } from './records';
 
 export function toCreatedView(o: Oneshot): OneshotCreatedView {
   return { id: o.id, namespace: o.namespace, name: o.name };
 }
 
-export function toOutstandingView(o: Oneshot): OutstandingOneshotView {
+export function toOutstandingView(o: OneshotSummary): OutstandingOneshotView {
   return { description: o.description, device_id: o.deviceId, id: o.id, name: o.name, namespace: o.namespace, organization_id: o.orgId };
 }
 

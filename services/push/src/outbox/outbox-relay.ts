@@ -75,12 +75,20 @@ export class OutboxRelay {
       for (;;) {
         const batch = await this.store.unpublishedEvents(this.batchSize);
         if (batch.length === 0) break;
-        for (const entry of batch) {
-          await this.bus.publish(entry.event);
-          await this.store.markPublished([entry.seq]);
+        const published: number[] = [];
+        try {
+          for (const entry of batch) {
+            await this.bus.publish(entry.event);
+            published.push(entry.seq);
+          }
+        } finally {
+          // One removal for the batch (also for the part that went out before a failure):
+          // a write per event cost as much as the event's own write.
+          if (published.length > 0) await this.store.markPublished(published);
         }
         this.failures = 0;
-        if (!this.running) break;
+        // A short batch was all there was; a write since then has called wake() again.
+        if (batch.length < this.batchSize || !this.running) break;
       }
       this.failures = 0;
     } catch (err) {

@@ -3,8 +3,8 @@ import { mongoCounterModel, nextMongoId } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 import type { ClientSession, Connection } from 'mongoose';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
-import type { Oneshot, Submission } from '../domain/records';
-import { oneshotFromDoc, submissionFromDoc } from './mongo-push-records';
+import type { Oneshot, OneshotSummary, Submission } from '../domain/records';
+import { oneshotFromDoc, submissionFromDoc, summaryFromDoc, summaryProjection, type OneshotSummaryDoc } from './mongo-push-records';
 import { pushModels, type OneshotDoc, type OutboxDoc, type PushModels, type SubmissionDoc } from './mongo-models';
 import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
 
@@ -181,15 +181,15 @@ export class MongoPushStore implements PushStore {
   }
 
   /** Page after page of `_id > last`, so only one page is ever held. */
-  async *streamOutstandingForOrganization(orgId: number): AsyncIterable<Oneshot> {
+  async *streamOutstandingForOrganization(orgId: number, afterId = 0): AsyncIterable<OneshotSummary> {
     await this.ready;
-    let after = 0;
+    let after = afterId;
     for (;;) {
-      const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', _id: { $gt: after } })
+      const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', _id: { $gt: after } }, summaryProjection)
         .sort({ _id: 1 })
         .limit(this.pageSize)
-        .lean<OneshotDoc[]>();
-      for (const doc of docs) yield oneshotFromDoc(doc);
+        .lean<OneshotSummaryDoc[]>();
+      for (const doc of docs) yield summaryFromDoc(doc);
       const last = docs.at(-1);
       if (!last || docs.length < this.pageSize) return;
       after = last._id;

@@ -1,6 +1,6 @@
 import type { Envelope } from '@formcast/contracts';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
-import type { Oneshot, Submission } from '../domain/records';
+import type { Oneshot, OneshotSummary, Submission } from '../domain/records';
 
 export interface NewOneshot {
   orgId: number;
@@ -51,8 +51,12 @@ export interface PushStore {
   getSubmission(orgId: number, oneshotId: number): Promise<Submission | null>;
   /** Outstanding, ascending by id. */
   listOutstandingForDevice(orgId: number, deviceId: number): Promise<Oneshot[]>;
-  /** Outstanding, ascending by id, read in pages so a long list is never held whole. */
-  streamOutstandingForOrganization(orgId: number): AsyncIterable<Oneshot>;
+  /**
+   * Outstanding, as the organization listing shows them (no payload), ascending by id, from
+   * the first with an id above `afterId` (default 0), read in pages so a long list is never
+   * held whole. Stopping the iteration early reads no more.
+   */
+  streamOutstandingForOrganization(orgId: number, afterId?: number): AsyncIterable<OneshotSummary>;
 
   /** Events written but not yet marked published, oldest first. */
   unpublishedEvents(limit: number): Promise<OutboxEntry[]>;

@@ -2,7 +2,7 @@ import { AppError } from '@formcast/platform';
 import { nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
-import type { Oneshot, OneshotState, Submission } from '../domain/records';
+import type { Oneshot, OneshotState, OneshotSummary, Submission } from '../domain/records';
 import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
 import { pushMigrations } from './sqlite-migrations';
 
@@ -44,6 +44,17 @@ const toOneshot = (r: OneshotRow): Oneshot => ({
   state: r.state,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+});
+
+type SummaryRow = Pick<OneshotRow, 'id' | 'org_id' | 'device_id' | 'name' | 'description' | 'namespace'>;
+
+const toSummary = (r: SummaryRow): OneshotSummary => ({
+  id: r.id,
+  orgId: r.org_id,
+  deviceId: r.device_id,
+  name: r.name,
+  description: r.description,
+  namespace: r.namespace,
 });
 
 const toSubmission = (r: SubmissionRow): Submission => ({
@@ -150,14 +161,16 @@ export class SqlitePushStore implements PushStore {
     return rows.map(toOneshot);
   }
 
-  async *streamOutstandingForOrganization(orgId: number): AsyncIterable<Oneshot> {
+  async *streamOutstandingForOrganization(orgId: number, afterId = 0): AsyncIterable<OneshotSummary> {
+    // Only the listed columns: reading and parsing every payload would double the cost of a long list.
     const page = this.sql.statement(
-      "SELECT * FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND id > ? ORDER BY id LIMIT ?",
+      `SELECT id, org_id, device_id, name, description, namespace FROM oneshots
+       WHERE org_id = ? AND state = 'outstanding' AND id > ? ORDER BY id LIMIT ?`,
     );
-    let after = 0;
+    let after = afterId;
     for (;;) {
-      const rows = page.all(orgId, after, this.pageSize) as OneshotRow[];
-      for (const row of rows) yield toOneshot(row);
+      const rows = page.all(orgId, after, this.pageSize) as SummaryRow[];
+      for (const row of rows) yield toSummary(row);
       if (rows.length < this.pageSize) return;
       after = rows[rows.length - 1]!.id;
     }

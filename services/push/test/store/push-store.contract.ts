@@ -1,7 +1,7 @@
 import { isAppError } from '@formcast/platform';
 import { pushEvents, type Envelope, type ErrorCode, type OneshotEventPayload, type PushEventType } from '@formcast/contracts';
 import { oneshotEvent, type OneshotEventFactory } from '../../src/domain/oneshot-events';
-import type { Oneshot } from '../../src/domain/records';
+import type { Oneshot, OneshotSummary } from '../../src/domain/records';
 import type { NewOneshot, OutboxEntry, PushStore } from '../../src/store';
 
 /** How the suite asks an adapter for a store. */
@@ -123,13 +123,17 @@ export function describePushStoreContract(
       return event.payload as OneshotEventPayload;
     }
 
-    async function collect(iterable: AsyncIterable<Oneshot>): Promise<Oneshot[]> {
-      const all: Oneshot[] = [];
-      for await (const oneshot of iterable) all.push(oneshot);
+    async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+      const all: T[] = [];
+      for await (const item of iterable) all.push(item);
       return all;
     }
 
-    const ids = (oneshots: Oneshot[]) => oneshots.map((oneshot) => oneshot.id);
+    const ids = (oneshots: Array<{ id: number }>) => oneshots.map((oneshot) => oneshot.id);
+
+    /** What the organization listing shows of each. */
+    const summaries = (oneshots: Oneshot[]): OneshotSummary[] =>
+      oneshots.map(({ id, orgId, deviceId, name, description, namespace }) => ({ id, orgId, deviceId, name, description, namespace }));
 
     async function expectAppError(action: Promise<unknown>, code: ErrorCode): Promise<void> {
       const error: unknown = await action.then(
@@ -354,7 +358,7 @@ export function describePushStoreContract(
         expect(after).toEqual({ ...first, state: 'revoked', updatedAt: isoTimestamp });
         expect(await store.get(orgA, first!.id)).toEqual(after);
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([second]);
-        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual([second]);
+        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries([second!]));
         expect(await store.getSubmission(orgA, first!.id)).toBeNull();
       });
 
@@ -478,7 +482,7 @@ export function describePushStoreContract(
         expect(await store.getSubmission(orgA, first!.id)).toEqual(submission);
         expect(await store.get(orgA, first!.id)).toEqual({ ...first, state: 'completed', updatedAt: isoTimestamp });
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([second]);
-        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual([second]);
+        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries([second!]));
       });
 
       it('writes one completed event with the count decremented', async () => {
@@ -579,12 +583,12 @@ export function describePushStoreContract(
     });
 
     describe('streamOutstandingForOrganization', () => {
-      it("yields the organization's outstanding oneshots of every device, ascending by id", async () => {
+      it("yields the organization's outstanding oneshots of every device, ascending by id, as the listing shows them", async () => {
         const { outstanding, onDeviceY, inOrgB } = await mixedStates();
         const more = await createMany(2, { deviceId: deviceY });
 
-        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual([outstanding, onDeviceY, ...more]);
-        expect(await collect(store.streamOutstandingForOrganization(orgB))).toEqual([inOrgB]);
+        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries([outstanding, onDeviceY, ...more]));
+        expect(await collect(store.streamOutstandingForOrganization(orgB))).toEqual(summaries([inOrgB]));
         expect(await collect(store.streamOutstandingForOrganization(unknownId))).toEqual([]);
       });
 
@@ -604,13 +608,13 @@ export function describePushStoreContract(
         await store.revoke(orgA, deviceX, ended[0]!.id, revoked());
         await store.complete(orgA, deviceX, ended[1]!.id, {}, completed());
 
-        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(made);
+        expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries(made));
       });
 
       it('reads page by page, each page from the current state', async () => {
         store = await open({ pageSize: 3 });
         const made = await createMany(7);
-        const seen: Oneshot[] = [];
+        const seen: OneshotSummary[] = [];
         let changed = false;
         let late: Oneshot | undefined;
         for await (const oneshot of store.streamOutstandingForOrganization(orgA)) {
@@ -623,6 +627,17 @@ export function describePushStoreContract(
           }
         }
         expect(ids(seen)).toEqual([...ids(made.slice(0, 4)), made[5]!.id, made[6]!.id, late!.id]);
+      });
+
+      it('starts after the given id (the next page of a listing)', async () => {
+        store = await open({ pageSize: 3 });
+        const made = await createMany(7);
+        await createOne({ orgId: orgB });
+
+        expect(ids(await collect(store.streamOutstandingForOrganization(orgA, made[1]!.id)))).toEqual(ids(made.slice(2)));
+        expect(ids(await collect(store.streamOutstandingForOrganization(orgA, made[5]!.id)))).toEqual([made[6]!.id]);
+        expect(await collect(store.streamOutstandingForOrganization(orgA, made[6]!.id))).toEqual([]);
+        expect(ids(await collect(store.streamOutstandingForOrganization(orgA, 0)))).toEqual(ids(made));
       });
     });
 

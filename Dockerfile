@@ -1,0 +1,68 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every Formcast process; the command chooses which one runs:
+#   docker run formcast node --enable-source-maps services/push/dist/main.js
+#   docker run -e SERVICE=push formcast           (the default command runs services/$SERVICE)
+# Services: gateway (HTTP on PORT), directory, resources, push, notifier (health on
+# HEALTH_PORT), and embedded (everything in one process, `npm start`).
+
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+# ---- build: every dependency (dev ones too), native addons compiled, TypeScript built ----
+FROM ${NODE_IMAGE} AS build
+# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+
+# Manifests first: the dependency layer is reused until one of them changes.
+COPY package.json package-lock.json ./
+COPY packages/contracts/package.json packages/contracts/
+COPY packages/bus/package.json packages/bus/
+COPY packages/platform/package.json packages/platform/
+COPY packages/storage/package.json packages/storage/
+COPY packages/testing/package.json packages/testing/
+COPY services/gateway/package.json services/gateway/
+COPY services/directory/package.json services/directory/
+COPY services/resources/package.json services/resources/
+COPY services/push/package.json services/push/
+COPY services/notifier/package.json services/notifier/
+COPY services/embedded/package.json services/embedded/
+# Not `npm ci`, as in CI (.ci/run): the lockfile cannot list other platforms' optional
+# binaries, so `npm ci` refuses it; `npm install` installs the locked versions.
+RUN npm install --no-audit --no-fund
+
+COPY tsconfig.json tsconfig.base.json ./
+COPY packages packages
+COPY services services
+RUN npx tsc -b
+
+# What the runtime needs, in /out: production dependencies (the compiled addon included;
+# workspace links resolve to ../../packages and ../../services) and each workspace's
+# package.json and dist/. No sources, tests, compilers or build tools.
+RUN npm prune --omit=dev --no-audit --no-fund \
+ && mkdir /out \
+ && cp -a package.json node_modules /out/ \
+ && for workspace in packages/* services/*; do \
+      mkdir -p "/out/$workspace" && cp -a "$workspace/package.json" "$workspace/dist" "/out/$workspace/"; \
+    done
+
+# ---- runtime: the same base image (the addon was built against its glibc), no build tools ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    SERVICE=gateway \
+    PORT=3000 \
+    HEALTH_PORT=8080 \
+    DATA_DIR=/app/data
+WORKDIR /app
+# Owned by root and read-only to the service; only DATA_DIR (SQLite, when MONGO_URL is
+# unset) is writable.
+COPY --from=build /out/ ./
+RUN mkdir -p /app/data && chown 1000:1000 /app/data
+# The image's `node` user, by number so Kubernetes' runAsNonRoot can verify it.
+USER 1000:1000
+EXPOSE 3000 8080
+STOPSIGNAL SIGTERM
+# exec: node is PID 1 and gets SIGTERM itself (it handles it: stop taking work, finish, close).
+CMD ["/bin/sh", "-c", "exec node --enable-source-maps \"services/${SERVICE}/dist/main.js\""]

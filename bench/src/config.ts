@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+
+function numberFromEnv(name: string, fallback: number): number {
+  const value = process.env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, not ${value}`);
+  return parsed;
+}
+
+/** The repository root (bench/dist/bench/src → four levels up). */
+export const repoRoot = join(__dirname, '..', '..', '..', '..');
+export const benchRoot = join(repoRoot, 'bench');
+export const resultsDir = join(benchRoot, 'results');
+export const logsDir = join(resultsDir, 'logs');
+export const profilesDir = join(resultsDir, 'profiles');
+/** Compiled bench code: servers are started from here. */
+export const benchDist = join(benchRoot, 'dist', 'bench', 'src');
+
+/**
+ * Every knob of a run, from the environment (BENCH_*), with defaults sized so the whole run
+ * stays around three minutes on a 2-core machine.
+ */
+export const config = {
+  amqpUrl: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
+  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  /** Seconds of load per measured HTTP scenario. */
+  durationS: numberFromEnv('BENCH_DURATION', 10),
+  /** Seconds of unmeasured load before each measured one. */
+  warmupS: numberFromEnv('BENCH_WARMUP', 3),
+  /** Concurrent connections of the load generator for A1, A2, S1, S2. */
+  connections: numberFromEnv('BENCH_CONNECTIONS', 10),
+  /** Concurrent connections for the organization listing (S3). */
+  listConnections: numberFromEnv('BENCH_LIST_CONNECTIONS', 2),
+  /** Seconds of load per S3 measurement. */
+  listDurationS: numberFromEnv('BENCH_LIST_DURATION', 10),
+  /** Devices the pushes of S1/S2 rotate over. */
+  devices: numberFromEnv('BENCH_DEVICES', 500),
+  /** The xlsx of S4, in bytes (approximately; the table shows the real size). */
+  xlsxBytes: numberFromEnv('BENCH_XLSX_MB', 10) * 1024 * 1024,
+  /** Upload + describe rounds of S4. */
+  uploadRounds: numberFromEnv('BENCH_UPLOAD_ROUNDS', 3),
+  /** `created` events of S5. */
+  notifierEvents: numberFromEnv('BENCH_NOTIFIER_EVENTS', 10_000),
+  /** Log level of every process under test (their logs go to bench/results/logs). */
+  logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  /** Set to write a V8 CPU profile of every process under test to bench/results/profiles. */
+  cpuProfile: process.env.BENCH_CPU_PROF === '1',
+};
+
+/** The targets of issue 7. */
+export const targets = {
+  throughputRatio: 0.6,
+  p99Ratio: 2,
+  listP99Ms: 250,
+  uploadGrowthFactor: 3,
+  notificationsPerSecond: 2000,
+  rssMb: 150,
+};

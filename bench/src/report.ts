@@ -1,0 +1,67 @@
+/** One line of the results table. */
+export interface Row {
+  id: string;
+  scenario: string;
+  /** Requests (or, for S5, notifications) a second. */
+  rate?: number;
+  rateUnit?: string;
+  p50Ms?: number;
+  p99Ms?: number;
+  /** Against the anchor, e.g. "0.71× req/s, 1.4× p99". */
+  versus?: string;
+  target: string;
+  /** undefined: no target of its own (anchors, informational rows). */
+  pass?: boolean;
+  note?: string;
+}
+
+export interface ProcessMemory {
+  name: string;
+  idleMb: number;
+  /** Peak RSS under request load (every phase but the upload), and the phase it was reached in. */
+  loadPeakMb: number;
+  loadPhase: string;
+  /** Peak RSS during the 10 MB upload (S4), for the processes it reaches. */
+  uploadPeakMb?: number;
+  pass: boolean;
+}
+
+export interface Report {
+  rows: Row[];
+  memory: ProcessMemory[];
+  context: string[];
+  notes: string[];
+}
+
+const number = (value: number | undefined, digits = 0) =>
+  value === undefined || Number.isNaN(value) ? '' : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ? 'pass' : '**MISS**');
+
+/** The report as Markdown: what `npm run bench` prints and writes to bench/results/latest.md. */
+export function renderMarkdown(report: Report): string {
+  const lines: string[] = [];
+  lines.push('| | scenario | rate | p50 ms | p99 ms | vs anchor | target | result |');
+  lines.push('|---|---|--:|--:|--:|---|---|---|');
+  for (const row of report.rows) {
+    const rate = row.rate === undefined ? '' : `${number(row.rate)}${row.rateUnit ? ` ${row.rateUnit}` : ''}`;
+    lines.push(
+      `| ${row.id} | ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${rate} | ${number(row.p50Ms, 1)} | ${number(row.p99Ms, 1)} | ${row.versus ?? ''} | ${row.target} | ${verdict(row.pass)} |`,
+    );
+  }
+  lines.push('');
+  lines.push('| process | RSS idle MB | peak RSS MB under load (during) | peak RSS MB during S4 | target | result |');
+  lines.push('|---|--:|--:|--:|---|---|');
+  for (const p of report.memory) {
+    lines.push(
+      `| ${p.name} | ${number(p.idleMb)} | ${number(p.loadPeakMb)} (${p.loadPhase}) | ${number(p.uploadPeakMb)} | < 150 MB | ${verdict(p.pass)} |`,
+    );
+  }
+  lines.push('');
+  for (const line of report.context) lines.push(`- ${line}`);
+  if (report.notes.length > 0) {
+    lines.push('');
+    for (const line of report.notes) lines.push(`- ${line}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

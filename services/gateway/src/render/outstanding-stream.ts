@@ -1,0 +1,68 @@
+import type { OutstandingOneshotView } from '@formcast/contracts';
+
+/**
+ * The organization listing (spec 2.8) written as it streams, page by page, byte for byte
+ * what `renderOutstandingXml` / `res.json` make of the whole list (a test holds them equal).
+ * `open` before the first item, `items` for each page, `close` after the last.
+ */
+export interface OutstandingListWriter {
+  contentType: string;
+  open(first: OutstandingOneshotView[]): string;
+  items(page: OutstandingOneshotView[]): string;
+  close(): string;
+}
+
+const declaration = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const escapeText = (value: string) => value.replace(/[&<>"']/g, (c) => entities[c]!);
+// The builder writes an empty text as a self-closed element.
+const text = (name: string, value: string) => (value === '' ? `    <${name}/>\n` : `    <${name}>${escapeText(value)}</${name}>\n`);
+const integer = (name: string, value: number) => `    <${name} type="integer">${value}</${name}>\n`;
+
+function formXml(o: OutstandingOneshotView): string {
+  return (
+    '  <form>\n' +
+    text('description', o.description) +
+    integer('device-id', o.device_id) +
+    integer('id', o.id) +
+    text('name', o.name) +
+    text('namespace', o.namespace) +
+    integer('organization-id', o.organization_id) +
+    '  </form>\n'
+  );
+}
+
+/** `<forms type="array"><form>…</form>…</forms>`, Rails style; `<forms type="array"/>` when empty. */
+export function outstandingXmlWriter(): OutstandingListWriter {
+  let empty = true;
+  return {
+    contentType: 'application/xml; charset=utf-8',
+    open: (first) => {
+      empty = first.length === 0;
+      return declaration + (empty ? '<forms type="array"/>\n' : '<forms type="array">\n');
+    },
+    items: (page) => {
+      let out = '';
+      for (const o of page) out += formXml(o);
+      return out;
+    },
+    close: () => (empty ? '' : '</forms>\n'),
+  };
+}
+
+/** A JSON array, as `res.json(list)` writes it. */
+export function outstandingJsonWriter(): OutstandingListWriter {
+  let written = 0;
+  return {
+    contentType: 'application/json; charset=utf-8',
+    open: () => '[',
+    items: (page) => {
+      if (page.length === 0) return '';
+      const json = JSON.stringify(page);
+      const out = (written > 0 ? ',' : '') + json.slice(1, -1);
+      written += page.length;
+      return out;
+    },
+    close: () => ']',
+  };
+}
