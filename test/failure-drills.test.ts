@@ -3,7 +3,7 @@ import { waitFor } from '@formcast/testing';
 import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
 import { PrivateRabbitmq } from './support/private-rabbitmq';
 import { createTemplate } from './support/push-fixtures';
-import { processNameOf, startDistributed, type DistributedSystem } from './support/start-distributed';
+import { distributedModeEnabled, processNameOf, startDistributed, type DistributedSystem } from './support/start-distributed';
 
 /**
  * Failure drills on the distributed topology (every service a process of its own): a
@@ -148,7 +148,10 @@ async function expectNothingLost({ system, org, devices }: Drill, outcomes: Push
   if (createdTwice > 0) console.warn(`${createdTwice} push(es) created twice by a redelivered command`);
 }
 
-describe('failure drills: a service process dies during a stream of pushes', () => {
+if (!distributedModeEnabled) console.warn('Failure drills skipped: E2E_DISTRIBUTED=0 leaves the distributed topology out');
+const describeDistributed = distributedModeEnabled ? describe : describe.skip;
+
+describeDistributed('failure drills: a service process dies during a stream of pushes', () => {
   let system: DistributedSystem;
 
   beforeAll(async () => {
@@ -193,8 +196,8 @@ describe('failure drills: a service process dies during a stream of pushes', () 
 });
 
 const brokerUnavailable = PrivateRabbitmq.unavailableReason();
-if (brokerUnavailable) console.warn(`RabbitMQ restart drill skipped: it ${brokerUnavailable}`);
-const describeWithPrivateBroker = brokerUnavailable ? describe.skip : describe;
+if (distributedModeEnabled && brokerUnavailable) console.warn(`RabbitMQ restart drill skipped: it ${brokerUnavailable}`);
+const describeWithPrivateBroker = brokerUnavailable ? describe.skip : describeDistributed;
 
 // On a broker of its own, so restarting it disturbs no other suite running meanwhile.
 describeWithPrivateBroker('failure drills: RabbitMQ restarts during a stream of pushes', () => {

@@ -71,6 +71,8 @@ export class ServiceProcess {
   port: number | null = null;
   /** How each run of the process ended, in order: `0`, `1`, `SIGKILL`, … */
   readonly exits: Array<number | string> = [];
+  /** Set when it exited without being told to (a crash), or did not exit 0 on SIGTERM. */
+  failure: string | null = null;
   private expectingExit = false;
 
   constructor(
@@ -104,7 +106,10 @@ export class ServiceProcess {
         live.delete(child);
         this.exits.push(signal ?? code ?? 'unknown');
         if (this.child === child) this.child = null;
-        if (!this.expectingExit) this.remember(`[harness] ${this.name} exited unexpectedly (${signal ?? code})`);
+        if (!this.expectingExit) {
+          this.failure ??= `${this.name} exited unexpectedly (${signal ?? code})`;
+          this.remember(`[harness] ${this.failure}`);
+        }
         resolveExit();
       });
     });
@@ -134,6 +139,8 @@ export class ServiceProcess {
     const killer = setTimeout(() => child.kill('SIGKILL'), graceMs + 5000);
     await this.exited;
     clearTimeout(killer);
+    const exit = this.exits.at(-1);
+    if (signal === 'SIGTERM' && exit !== 0) this.failure ??= `${this.name} exited ${exit} on SIGTERM, not 0`;
   }
 
   /** The last lines it wrote, for a failure message. */
@@ -167,7 +174,11 @@ export interface DistributedSystem {
   prefix: string;
   /** Every process by name: `gateway` and each service. */
   processes: Map<string, ServiceProcess>;
-  /** Stops everything: SIGTERM (graceful), then removes the topology, Redis keys and files. */
+  /**
+   * Stops everything: SIGTERM (graceful), then removes the topology, Redis keys and files.
+   * Rejects, with their last output, when a process crashed during the run or did not exit
+   * 0 on SIGTERM.
+   */
   stop(): Promise<void>;
 }
 
@@ -211,6 +222,8 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     await deleteTestTopology(amqpUrl, prefix, [...processes.keys(), ...peers.map((p) => p.service.name)]);
     await deleteRedisKeys(suiteEnv.REDIS_URL ?? defaultRedisUrl, redisKeyPrefix);
     rmSync(root, { recursive: true, force: true });
+    const failed = [...processes.values()].filter((p) => p.failure !== null);
+    if (failed.length > 0) throw new Error(failed.map((p) => `${p.failure}; its last output:\n${p.output()}`).join('\n\n'));
   };
 
   try {
