@@ -132,7 +132,8 @@ export function resetPeakRss(pid: number): void {
 
 // ---- CPU, from /proc, to tell whether the machine was busy with something else ----------
 
-function processJiffies(pid: number): number {
+/** CPU time (user + system, with waited-for children) of a process so far, in clock ticks (1/100 s). */
+export function processJiffies(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

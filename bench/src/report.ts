@@ -10,6 +10,8 @@ export interface Row {
   /** Against the anchor, e.g. "0.71× req/s, 1.4× p99". */
   versus?: string;
   target: string;
+  /** CPU a request took in each process that did work, e.g. "gateway 530, RabbitMQ 430". */
+  cpu?: string;
   /** undefined: no target of its own (anchors, informational rows). */
   pass?: boolean;
   note?: string;
@@ -41,12 +43,12 @@ const verdict = (pass: boolean | undefined) => (pass === undefined ? '' : pass ?
 /** The report as Markdown: what `npm run bench` prints and writes to bench/results/latest.md. */
 export function renderMarkdown(report: Report): string {
   const lines: string[] = [];
-  lines.push('| | scenario | rate | p50 ms | p99 ms | vs anchor | target | result |');
-  lines.push('|---|---|--:|--:|--:|---|---|---|');
+  lines.push('| | scenario | rate | p50 ms | p99 ms | vs anchor | target | result | CPU µs a request |');
+  lines.push('|---|---|--:|--:|--:|---|---|---|---|');
   for (const row of report.rows) {
     const rate = row.rate === undefined ? '' : `${number(row.rate)}${row.rateUnit ? ` ${row.rateUnit}` : ''}`;
     lines.push(
-      `| ${row.id} | ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${rate} | ${number(row.p50Ms, 1)} | ${number(row.p99Ms, 1)} | ${row.versus ?? ''} | ${row.target} | ${verdict(row.pass)} |`,
+      `| ${row.id} | ${row.scenario}${row.note ? ` (${row.note})` : ''} | ${rate} | ${number(row.p50Ms, 1)} | ${number(row.p99Ms, 1)} | ${row.versus ?? ''} | ${row.target} | ${verdict(row.pass)} | ${row.cpu ?? ''} |`,
     );
   }
   lines.push('');

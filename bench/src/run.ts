@@ -10,6 +10,7 @@ import {
   ForeignCpu,
   infrastructurePids,
   peakRssBytes,
+  processJiffies,
   resetPeakRss,
   rssBytes,
   startNode,
@@ -87,22 +88,35 @@ interface Bench {
 /** Every process whose CPU is the bench's own doing. */
 const ourPids = (bench: Bench) => [process.pid, ...bench.memory.all().map((c) => c.pid), ...bench.infrastructure];
 
+/** Who did the work of a scenario, for its CPU a request: processes under test, RabbitMQ, Redis, the load generator. */
+type CpuWatch = Array<[name: string, pids: number[]]>;
+
+function cpuWatch(children: Child[], infrastructure: Array<[string, number[]]>): CpuWatch {
+  return [...children.map((c): [string, number[]] => [c.name.replace(/^(distributed|anchor)-/, ''), [c.pid]]), ...infrastructure, ['load generator', [process.pid]]];
+}
+
 /** A warm-up load, then the measured one, inside a memory phase and a foreign-CPU window. */
-async function measure(bench: Bench, label: string, spec: LoadSpec, children?: Child[]): Promise<LoadResult> {
+async function measure(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = []): Promise<LoadResult & { cpu?: string }> {
   if (config.warmupS > 0 && !spec.amount) await runLoad({ ...spec, durationS: config.warmupS });
   return bench.memory.phase(
     label,
     async () => {
       bench.foreign.begin(ourPids(bench));
+      const ticks = (pids: number[]) => pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
+      const before = watch.map(([, pids]) => ticks(pids));
       const result = await runLoad(spec);
+      const cpu = watch
+        .map(([name, pids], i): [string, number] => [name, ((ticks(pids) - before[i]!) * 10_000) / Math.max(result.ok, 1)])
+        .filter(([, us]) => us >= 5)
+        .map(([name, us]) => `${name} ${Math.round(us).toLocaleString('en-US')}`)
+        .join(', ');
       bench.foreign.end();
       log(
         `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms` +
           (result.failed > 0 ? `, ${result.failed} failed (${JSON.stringify(result.statuses)})` : ''),
       );
-      return result;
+      return { ...result, ...(watch.length > 0 ? { cpu } : {}) };
     },
-    children,
   );
 }
 
@@ -121,7 +135,7 @@ function pushLoad(origin: string, org: Pick<BenchOrganization, 'authorization' |
 
 const failures = (result: LoadResult) => (result.failed > 0 ? `${result.failed} failed answers` : undefined);
 
-function ratioRow(id: string, scenario: string, result: LoadResult, anchor: LoadResult, anchorId: string): Row {
+function ratioRow(id: string, scenario: string, result: LoadResult & { cpu?: string }, anchor: LoadResult, anchorId: string): Row {
   const throughput = result.requestsPerSecond / anchor.requestsPerSecond;
   const p99 = result.p99Ms / anchor.p99Ms;
   return {
@@ -134,11 +148,12 @@ function ratioRow(id: string, scenario: string, result: LoadResult, anchor: Load
     target: `≥ ${targets.throughputRatio}× req/s, p99 ≤ ${targets.p99Ratio}×`,
     pass: throughput >= targets.throughputRatio && p99 <= targets.p99Ratio && result.failed === 0,
     note: failures(result),
+    cpu: result.cpu,
   };
 }
 
-function anchorRow(id: string, scenario: string, result: LoadResult): Row {
-  return { id, scenario, rate: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, target: 'anchor', note: failures(result) };
+function anchorRow(id: string, scenario: string, result: LoadResult & { cpu?: string }): Row {
+  return { id, scenario, rate: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, target: 'anchor', note: failures(result), cpu: result.cpu };
 }
 
 /** The 10 MB xlsx of S4, made once per size and kept in the temporary folder. */
@@ -245,6 +260,35 @@ async function notifierScenario(bench: Bench, prefix: string, standIn: Child, no
   }
 }
 
+/** RabbitMQ's and Redis's processes, by name. */
+function infrastructureByName(): Array<[string, number[]]> {
+  const byName = new Map<string, number[]>();
+  for (const pid of infrastructurePids()) {
+    const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    const name = comm.startsWith('redis') ? 'Redis' : 'RabbitMQ';
+    byName.set(name, [...(byName.get(name) ?? []), pid]);
+  }
+  return [...byName];
+}
+
+/** What to undo at the end, also after a failure or Ctrl-C: run in reverse, once. */
+const cleanups: Array<() => Promise<unknown>> = [];
+let cleaning: Promise<void> | null = null;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        log(`cleanup: ${String(error)}`);
+      }
+    }
+    await stopAll();
+  })();
+  return cleaning;
+}
+
 async function main(): Promise<void> {
   const runStarted = Date.now();
   if (!existsSync(join(repoRoot, 'services/embedded/dist/main.js'))) throw new Error('Build first: npm run build');
@@ -258,7 +302,7 @@ async function main(): Promise<void> {
   const bench: Bench = { memory: new MemoryWatch(), foreign: new ForeignCpu(), infrastructure: infrastructurePids() };
   const rows: Row[] = [];
   const notes: string[] = [];
-  const stops: Array<() => Promise<unknown>> = [];
+  const stops = cleanups;
 
   try {
     // --- everything up ------------------------------------------------------------------
@@ -302,10 +346,11 @@ async function main(): Promise<void> {
     // (JIT); without this, the first scenario (A1) would be measured slow.
     log('warming up the load generator');
     await runLoad({ ...pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), durationS: 8 });
-    const resultA1 = await measure(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg));
-    const resultS1 = await measure(bench, 'S1', pushLoad(embedded.origin, s1Org));
-    const resultA2 = await measure(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg));
-    const resultS2 = await measure(bench, 'S2', pushLoad(distributed.origin, s2Org));
+    const infra = infrastructureByName();
+    const resultA1 = await measure(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], []));
+    const resultS1 = await measure(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, []));
+    const resultA2 = await measure(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra));
+    const resultS2 = await measure(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra));
     rows.push(anchorRow('A1', 'bare express, 202', resultA1));
     rows.push(anchorRow('A2', 'express + amqplib direct reply-to round trip', resultA2));
     rows.push(ratioRow('S1', `embedded: POST /clients/<device>/oneshots.json, ${config.devices} devices`, resultS1, resultA1, 'A1'));
@@ -326,11 +371,11 @@ async function main(): Promise<void> {
       if (seeded.ok !== amount) throw new Error(`S3: seeding ${amount} oneshots got ${seeded.ok} accepted (${JSON.stringify(seeded.statuses)})`);
     };
     await seed(1000);
-    const list1k = await measure(bench, 'S3 1k', listing);
+    const list1k = await measure(bench, 'S3 1k', listing, cpuWatch(embedded.processes, []));
     await seed(9000);
-    const list10k = await measure(bench, 'S3 10k', listing);
-    const list10kJson = await measure(bench, 'S3 10k json', { ...listing, path: () => `/organizations/${s3Org.orgId}/oneshots.json` });
-    const listRow = (id: string, what: string, result: LoadResult, target: boolean): Row => ({
+    const list10k = await measure(bench, 'S3 10k', listing, cpuWatch(embedded.processes, []));
+    const list10kJson = await measure(bench, 'S3 10k json', { ...listing, path: () => `/organizations/${s3Org.orgId}/oneshots.json` }, cpuWatch(embedded.processes, []));
+    const listRow = (id: string, what: string, result: LoadResult & { cpu?: string }, target: boolean): Row => ({
       id,
       scenario: `embedded: GET /organizations/<org>/oneshots${what}`,
       rate: result.requestsPerSecond,
@@ -339,6 +384,7 @@ async function main(): Promise<void> {
       target: target ? `p99 < ${targets.listP99Ms} ms` : '',
       pass: target ? result.p99Ms < targets.listP99Ms && result.failed === 0 : undefined,
       note: failures(result),
+      cpu: result.cpu,
     });
     rows.push(listRow('S3', ', 1,000 outstanding (XML)', list1k, false));
     rows.push(listRow('S3', ', 10,000 outstanding (XML)', list10k, true));
@@ -396,23 +442,17 @@ async function main(): Promise<void> {
     writeFileSync(join(resultsDir, 'latest.md'), `# Benchmark results (npm run bench)\n\n${markdown}`);
     process.stdout.write(`\n${markdown}\nwritten to bench/results/latest.md\n`);
   } finally {
-    for (const stop of stops.reverse()) {
-      try {
-        await stop();
-      } catch (error) {
-        log(`cleanup: ${String(error)}`);
-      }
-    }
-    await stopAll();
+    await cleanUp();
   }
 }
 
 process.once('SIGINT', () => {
-  void stopAll().finally(() => process.exit(130));
+  log('interrupted: stopping the processes and removing what the run created');
+  void cleanUp().finally(() => process.exit(130));
 });
 
 main().catch(async (error: unknown) => {
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  await stopAll();
+  await cleanUp();
   process.exit(1);
 });
