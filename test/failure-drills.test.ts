@@ -1,9 +1,11 @@
+import { connect } from 'amqplib';
+import { topologyFor } from '@formcast/bus';
 import { serviceStarters } from '@formcast/embedded';
 import { waitFor } from '@formcast/testing';
 import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
 import { PrivateRabbitmq } from './support/private-rabbitmq';
 import { createTemplate } from './support/push-fixtures';
-import { distributedModeEnabled, processNameOf, startDistributed, type DistributedSystem } from './support/start-distributed';
+import { distributedAmqpUrl, distributedModeEnabled, processNameOf, startDistributed, type DistributedSystem } from './support/start-distributed';
 
 /**
  * Failure drills on the distributed topology (every service a process of its own): a
@@ -160,24 +162,31 @@ describeDistributed('failure drills: a service process dies during a stream of p
   }, drillTimeoutMs);
   afterAll(() => system?.stop(), drillTimeoutMs);
 
-  it('push killed (SIGKILL) and started again: every request answered, every accepted oneshot listed, badges right', async () => {
-    const drill = await startDrill(system);
-    const push = system.processes.get('push')!;
+  // Push: the gateway answers 504 while it is down. Notifier: pushes go on being accepted and
+  // their events wait in its queue; the badges catch up once it is back.
+  it.each(withNotifier ? ['push', 'notifier'] : ['push'])(
+    '%s killed (SIGKILL) and started again: every request answered, every accepted oneshot listed, badges right',
+    async (name) => {
+      const drill = await startDrill(system);
+      const target = system.processes.get(name)!;
 
-    const killedAt = Date.now();
-    await push.signal('SIGKILL');
-    expect(push.exits.at(-1)).toBe('SIGKILL');
-    // While it is down the gateway answers 504 after its command timeout (the queue holds, nobody serves).
-    await waitFor(() => drill.stream.answersSince(killedAt, 504) >= 1, { timeoutMs: 20_000, description: 'a 504 while push is down' });
+      const killedAt = Date.now();
+      await target.signal('SIGKILL');
+      expect(target.exits.at(-1)).toBe('SIGKILL');
+      if (name === 'push') {
+        // Its queue holds the commands, nobody serves them: 504 after the command timeout.
+        await waitFor(() => drill.stream.answersSince(killedAt, 504) >= 1, { timeoutMs: 20_000, description: 'a 504 while push is down' });
+      } else {
+        await waitFor(() => drill.stream.acceptedSince(killedAt) >= 20, { timeoutMs: 20_000, description: `20 pushes accepted while ${name} is down` });
+      }
 
-    await push.start();
-    const restartedAt = Date.now();
-    await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
-    const outcomes = await drill.stream.stop();
-
-    expect(drill.stream.answersSince(killedAt, 504)).toBeGreaterThanOrEqual(1);
-    await expectNothingLost(drill, outcomes);
-  }, drillTimeoutMs);
+      await target.start();
+      const restartedAt = Date.now();
+      await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
+      await expectNothingLost(drill, await drill.stream.stop());
+    },
+    drillTimeoutMs,
+  );
 
   it('push stopped by SIGTERM (a rolling update): it finishes what it holds and exits 0; nothing is lost', async () => {
     const drill = await startDrill(system);
@@ -192,6 +201,39 @@ describeDistributed('failure drills: a service process dies during a stream of p
     const restartedAt = Date.now();
     await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
     await expectNothingLost(drill, await drill.stream.stop());
+  }, drillTimeoutMs);
+});
+
+describeDistributed('failure drills: two push replicas share its command queue', () => {
+  let system: DistributedSystem;
+
+  beforeAll(async () => {
+    system = await startDistributed({ services, adminToken, replicas: { push: 2 }, env: { COMMAND_TIMEOUT_MS: String(commandTimeoutMs) } });
+  }, drillTimeoutMs);
+  afterAll(() => system?.stop(), drillTimeoutMs);
+
+  async function consumersOf(queue: string): Promise<number> {
+    const connection = await connect(distributedAmqpUrl);
+    try {
+      return (await (await connection.createChannel()).checkQueue(queue)).consumerCount;
+    } finally {
+      await connection.close();
+    }
+  }
+
+  it('one replica killed (SIGKILL): the other serves on at once, with the same store; nothing is lost, badges right', async () => {
+    const drill = await startDrill(system);
+    expect(await consumersOf(topologyFor(system.prefix).commandQueue('push'))).toBe(2);
+
+    const killedAt = Date.now();
+    await system.processes.get('push-2')!.signal('SIGKILL');
+    await waitFor(() => drill.stream.acceptedSince(killedAt) >= 30, { timeoutMs: 20_000, description: '30 pushes accepted after one replica died' });
+    const outcomes = await drill.stream.stop();
+
+    // What the dead replica held went back to the queue and the other replica answered it in time.
+    expect(outcomes.filter((o) => o.answeredAt >= killedAt && o.answer !== 202).map((o) => `${o.tag}: ${o.answer}`)).toEqual([]);
+    expect(await consumersOf(topologyFor(system.prefix).commandQueue('push'))).toBe(1);
+    await expectNothingLost(drill, outcomes);
   }, drillTimeoutMs);
 });
 

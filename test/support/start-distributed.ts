@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { AmqpBus, type Bus } from '@formcast/bus';
 import { startDirectoryService } from '@formcast/directory';
+import { serviceStarters } from '@formcast/embedded';
 import { startNotifierService } from '@formcast/notifier';
 import { parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { startPushService } from '@formcast/push';
@@ -35,13 +36,17 @@ const processOfStarter = new Map<ServiceStarter<Bus>, string>([
   [startNotifierService, 'notifier'],
 ]);
 
+if (serviceStarters.some((start) => !processOfStarter.has(start))) {
+  throw new Error('A service of the embedded list has no process here: add its starter and folder to processOfStarter');
+}
+
 /** The service process that runs `starter` alone, or undefined for a starter made by a test. */
 export function processNameOf(starter: ServiceStarter<Bus>): string | undefined {
   return processOfStarter.get(starter);
 }
 
 export interface DistributedOptions {
-  /** Services to run as processes, by folder name (`push`, …), in start order. */
+  /** Services to run as processes, by folder name (`push`, …); they start side by side, the gateway after them. */
   services: string[];
   /** Settings for every process (the suite's: BODY_LIMIT_BYTES, …). */
   env?: Record<string, string>;
@@ -52,6 +57,11 @@ export interface DistributedOptions {
   adminToken: string;
   /** The broker (default: AMQP_URL, else the local RabbitMQ). */
   amqpUrl?: string;
+  /**
+   * Processes per service (default 1): replicas share the service's command queue and its
+   * SQLite files (one database, as replicas share one MongoDB database).
+   */
+  replicas?: Record<string, number>;
 }
 
 const graceMs = 10_000;
@@ -76,7 +86,10 @@ export class ServiceProcess {
   private expectingExit = false;
 
   constructor(
+    /** `push`, or `push-2` for a second replica. */
     readonly name: string,
+    /** The folder under services/ whose dist/main.js it runs. */
+    readonly service: string,
     private readonly env: Record<string, string>,
     private readonly forward: ((line: string) => void) | undefined,
   ) {}
@@ -94,7 +107,7 @@ export class ServiceProcess {
     if (this.child) throw new Error(`${this.name} is running already`);
     this.port = null;
     this.expectingExit = false;
-    const child = spawn(process.execPath, ['--enable-source-maps', join('services', this.name, 'dist', 'main.js')], {
+    const child = spawn(process.execPath, ['--enable-source-maps', join('services', this.service, 'dist', 'main.js')], {
       cwd: repoRoot,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,7 +168,7 @@ export class ServiceProcess {
     try {
       const entry = JSON.parse(line) as { healthPort?: unknown; port?: unknown; msg?: unknown };
       if (typeof entry.healthPort === 'number') this.port = entry.healthPort;
-      else if (this.name === 'gateway' && typeof entry.port === 'number') this.port = entry.port;
+      else if (this.service === 'gateway' && typeof entry.port === 'number') this.port = entry.port;
     } catch {
       // not a log line of ours
     }
@@ -209,7 +222,12 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     SHUTDOWN_GRACE_MS: String(graceMs),
   });
   const processes = new Map<string, ServiceProcess>();
-  for (const name of [...options.services, 'gateway']) processes.set(name, new ServiceProcess(name, envFor(name), forward));
+  for (const service of [...options.services, 'gateway']) {
+    for (let replica = 1; replica <= (options.replicas?.[service] ?? 1); replica += 1) {
+      const name = replica === 1 ? service : `${service}-${replica}`;
+      processes.set(name, new ServiceProcess(name, service, envFor(service), forward));
+    }
+  }
 
   const peers: Array<{ bus: AmqpBus; service: RunningService }> = [];
   const stop = async () => {
@@ -219,7 +237,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
       await service.stop();
     }));
     await Promise.all([...processes.values()].map((p) => p.signal('SIGTERM')));
-    await deleteTestTopology(amqpUrl, prefix, [...processes.keys(), ...peers.map((p) => p.service.name)]);
+    await deleteTestTopology(amqpUrl, prefix, [...options.services, 'gateway', ...peers.map((p) => p.service.name)]);
     await deleteRedisKeys(suiteEnv.REDIS_URL ?? defaultRedisUrl, redisKeyPrefix);
     rmSync(root, { recursive: true, force: true });
     const failed = [...processes.values()].filter((p) => p.failure !== null);
@@ -227,7 +245,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   };
 
   try {
-    await Promise.all(options.services.map((name) => processes.get(name)!.start()));
+    await Promise.all([...processes.values()].filter((p) => p.service !== 'gateway').map((p) => p.start()));
     const settings = parseSettings({ ...suiteEnv, DATA_DIR: join(root, 'in-process-peers'), LOG_LEVEL: 'silent' });
     const peerLogger = options.logger ?? pino({ level: 'silent' });
     for (const start of options.peers ?? []) {

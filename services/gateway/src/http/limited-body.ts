@@ -6,14 +6,20 @@ import { AppError } from '@formcast/platform';
  * take bodies larger than the global parser allows. An oversized body is refused with
  * AppError('too_large') before it is buffered: from `Content-Length` before reading
  * anything when the client gives one, else by counting while it streams in, stopping at
- * the limit. The connection is then closed rather than drained, so a client sending
- * gigabytes is not read to the end. Only identity-encoded bodies are taken.
+ * the limit. The rest is then dropped for at most 2 s and the connection closed, so a client
+ * sending gigabytes is not read to the end, yet has time to read the answer. Only identity-encoded bodies are taken.
  */
 export function readLimitedBody(limitBytes: number, describeLimit: (limitBytes: number) => string) {
   const tooLarge = (req: Request, res: Response) => {
     // Nothing more of this request is wanted: end the connection after the answer.
     res.setHeader('Connection', 'close');
-    req.pause();
+    // Keep reading (and dropping) for a moment: closing with unread data makes TCP reset
+    // the connection, and a client still writing then fails before it reads the 413.
+    req.on('data', () => undefined);
+    req.resume();
+    const cutoff = setTimeout(() => req.socket.destroy(), 2000);
+    cutoff.unref();
+    req.socket.once('close', () => clearTimeout(cutoff));
     return new AppError('too_large', `The request body is too large: ${describeLimit(limitBytes)}`);
   };
 
