@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,8 +47,8 @@ describe('outbox relay', () => {
     const file = join(dir, 'push.sqlite');
     // The first process: the write commits with its outbox row, then the process is gone.
     const dying = new SqlitePushStore(file);
-    const created = await dying.create(newOneshot(7), oneshotEvent(pushEvents.oneshotCreated, 'tok', 'req-1'));
-    await dying.revoke(1, 7, created.id, oneshotEvent(pushEvents.oneshotRevoked, 'tok', 'req-2'));
+    const created = await dying.create(newOneshot(7), oneshotEvent(pushEvents.oneshotCreated, 'tok', 'req-1'), randomUUID());
+    await dying.revoke(1, 7, created.id, oneshotEvent(pushEvents.oneshotRevoked, 'tok', 'req-2'), randomUUID());
     await dying.close();
 
     const prefix = uniqueName('outbox');
@@ -82,7 +83,9 @@ describe('outbox relay', () => {
     const relay = new OutboxRelay(store, bus, logger, { pollMs: 20, retryMs: 10 });
     try {
       relay.start();
-      for (const device of [1, 2, 3]) await store.create(newOneshot(device), oneshotEvent(pushEvents.oneshotCreated, null, 'r'));
+      for (const device of [1, 2, 3]) {
+        await store.create(newOneshot(device), oneshotEvent(pushEvents.oneshotCreated, null, 'r'), randomUUID());
+      }
       relay.wake();
       // Not started: every publish fails, nothing is lost.
       await waitFor(async () => (await store.unpublishedEvents(10)).length === 3, { timeoutMs: 2000 });

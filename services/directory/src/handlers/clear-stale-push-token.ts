@@ -10,9 +10,8 @@ export const clearStalePushToken =
   async (command) => {
     const orgId = requireOrgId(command);
     const { deviceId, pushToken } = parsePayload(clearStalePushTokenPayload, command.payload);
-    const device = await deps.store.getDevice(orgId, deviceId);
-    if (device?.pushToken !== pushToken) return { cleared: false };
-    const updated = await deps.store.updateDevice(orgId, deviceId, { pushToken: null });
+    const updated = await deps.store.clearPushTokenIf(orgId, deviceId, pushToken);
+    if (!updated) return { cleared: false };
     await announceDeviceChanged(deps, updated, command.requestId);
     return { cleared: true };
   };

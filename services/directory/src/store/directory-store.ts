@@ -74,6 +74,12 @@ export interface DirectoryStore {
     deviceId: number,
     patch: { owner?: string; description?: string; groupIds?: number[]; pushToken?: string | null },
   ): Promise<Device>;
+  /**
+   * Clears the device's push token only while it is still `pushToken`, in one atomic step:
+   * a newer token the device sent meanwhile is kept. The device as changed, or null when
+   * it is unknown or its token is another.
+   */
+  clearPushTokenIf(orgId: number, deviceId: number, pushToken: string): Promise<Device | null>;
   approveDevice(orgId: number, deviceId: number): Promise<Device>;
   deleteDevice(orgId: number, deviceId: number): Promise<void>;
 

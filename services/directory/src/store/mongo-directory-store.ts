@@ -388,6 +388,16 @@ export class MongoDirectoryStore implements DirectoryStore {
     });
   }
 
+  async clearPushTokenIf(orgId: number, deviceId: number, pushToken: string): Promise<Device | null> {
+    await this.ready;
+    const doc = await this.models.Device.findOneAndUpdate(
+      { _id: deviceId, orgId, pushToken },
+      { $set: { pushToken: null } },
+      { returnDocument: 'after' },
+    ).lean<DeviceDoc>();
+    return doc ? deviceFromDoc(doc) : null;
+  }
+
   async approveDevice(orgId: number, deviceId: number): Promise<Device> {
     await this.ready;
     const doc = await this.models.Device.findOneAndUpdate(

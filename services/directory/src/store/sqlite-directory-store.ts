@@ -392,6 +392,19 @@ export class SqliteDirectoryStore implements DirectoryStore {
     });
   }
 
+  async clearPushTokenIf(orgId: number, deviceId: number, pushToken: string): Promise<Device | null> {
+    return this.sql.write(() => {
+      const changes = this.sql.run(
+        'UPDATE devices SET push_token = NULL WHERE org_id = ? AND id = ? AND push_token = ?',
+        orgId,
+        deviceId,
+        pushToken,
+      );
+      const device = changes === 1 ? this.deviceRow(orgId, deviceId) : undefined;
+      return device ? this.withGroups(device) : null;
+    });
+  }
+
   async approveDevice(orgId: number, deviceId: number): Promise<Device> {
     return this.sql.write(() => {
       const device = this.deviceRow(orgId, deviceId);

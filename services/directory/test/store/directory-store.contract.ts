@@ -663,6 +663,25 @@ export function describeDirectoryStoreContract(
         await expectAppError(store.approveDevice(orgId, unknownId), 'not_found', `Device ${unknownId} does not exist`);
       });
 
+      describe('clearPushTokenIf', () => {
+        it('clears the token only while it is the one given, and only for that organization', async () => {
+          const orgId = await newOrgId();
+          const otherOrgId = await newOrgId();
+          const enrolled = await newDevice(orgId);
+          await store.updateDevice(orgId, enrolled.id, { pushToken: 'fcm-new' });
+
+          expect(await store.clearPushTokenIf(orgId, enrolled.id, 'fcm-old')).toBeNull();
+          expect(await store.clearPushTokenIf(otherOrgId, enrolled.id, 'fcm-new')).toBeNull();
+          expect(await store.clearPushTokenIf(orgId, unknownId, 'fcm-new')).toBeNull();
+          expect((await store.getDevice(orgId, enrolled.id))?.pushToken).toBe('fcm-new');
+
+          const cleared = await store.clearPushTokenIf(orgId, enrolled.id, 'fcm-new');
+          expect(cleared).toEqual({ ...enrolled, pushToken: null });
+          expect(await store.getDevice(orgId, enrolled.id)).toEqual(cleared);
+          expect(await store.clearPushTokenIf(orgId, enrolled.id, 'fcm-new')).toBeNull();
+        });
+      });
+
       describe('updateDevice', () => {
         it('changes owner, description and push token', async () => {
           const orgId = await newOrgId();

@@ -1,6 +1,6 @@
 import { connectMongo } from '@formcast/storage';
 import { describeWithMongo, uniqueName } from '@formcast/testing';
-import { MongoDirectoryStore } from '../../src/store';
+import { MongoDirectoryStore } from '../../src/store/mongo-directory-store';
 import { describeDirectoryStoreContract } from './directory-store.contract';
 
 describeWithMongo('MongoDirectoryStore', (mongo) => {

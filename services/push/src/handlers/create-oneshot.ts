@@ -33,6 +33,7 @@ export const createOneshot =
         payload,
       },
       oneshotEvent(pushEvents.oneshotCreated, device.pushToken, command.requestId),
+      command.id,
     );
     deps.eventsWritten();
     return toCreatedView(oneshot);

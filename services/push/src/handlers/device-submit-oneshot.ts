@@ -22,6 +22,7 @@ export const deviceSubmitOneshot =
       oneshotId,
       answers,
       oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId),
+      command.id,
     );
     deps.eventsWritten();
     return { oneshot_id: submission.oneshotId, submitted_at: submission.submittedAt };

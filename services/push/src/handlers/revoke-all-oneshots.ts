@@ -15,6 +15,7 @@ export const revokeAllOneshots =
       requireOrgId(command),
       device.id,
       oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId),
+      command.id,
     );
     deps.eventsWritten();
     return { revoked: revoked.length };

@@ -11,7 +11,13 @@ export const revokeOneshot =
   async (command) => {
     const { deviceRef, oneshotId } = parsePayload(deviceOneshotPayload, command.payload);
     const device = await approvedDevice(deps, command, deviceRef);
-    await deps.store.revoke(requireOrgId(command), device.id, oneshotId, oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId));
+    await deps.store.revoke(
+      requireOrgId(command),
+      device.id,
+      oneshotId,
+      oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId),
+      command.id,
+    );
     deps.eventsWritten();
     return null;
   };

@@ -27,6 +27,7 @@ export const updateOneshot =
       input.oneshotId,
       { payload, name: input.form_name, description: input.form_description },
       oneshotEvent(pushEvents.oneshotUpdated, device.pushToken, command.requestId),
+      command.id,
     );
     deps.eventsWritten();
     return toOutstandingView(oneshot);

@@ -43,7 +43,10 @@ export class OutboxRelay {
     this.wake();
   }
 
-  /** Something was written: publish it soon. */
+  /**
+   * Something was written: publish it soon. On a later turn of the event loop, so the
+   * writes of one turn go out in one batch, read and removed with one statement each.
+   */
   wake(): void {
     if (!this.running) return;
     if (this.draining) {
@@ -51,7 +54,7 @@ export class OutboxRelay {
       return;
     }
     this.clearTimer();
-    this.draining = this.drain().finally(() => {
+    this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => {
       this.draining = null;
       if (!this.running) return;
       if (this.again) {
@@ -73,19 +76,19 @@ export class OutboxRelay {
   private async drain(): Promise<void> {
     try {
       for (;;) {
+        // What was written before this read is in it: no need to read again for those wakes.
+        this.again = false;
         const batch = await this.store.unpublishedEvents(this.batchSize);
         if (batch.length === 0) break;
-        const published: number[] = [];
-        try {
-          for (const entry of batch) {
-            await this.bus.publish(entry.event);
-            published.push(entry.seq);
-          }
-        } finally {
-          // One removal for the batch (also for the part that went out before a failure):
-          // a write per event cost as much as the event's own write.
-          if (published.length > 0) await this.store.markPublished(published);
-        }
+        // All at once, not one confirm round trip after another; the broker keeps their
+        // order on the channel. One removal for those confirmed (a write per event cost as
+        // much as the event's own write); a failed one stays and goes out again later, after
+        // some that followed it, which consumers tolerate (see push-events.ts).
+        const outcomes = await Promise.allSettled(batch.map((entry) => this.bus.publish(entry.event)));
+        const published = batch.filter((_, i) => outcomes[i]!.status === 'fulfilled').map((entry) => entry.seq);
+        if (published.length > 0) await this.store.markPublished(published);
+        const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+        if (failure) throw failure.reason;
         this.failures = 0;
         // A short batch was all there was; a write since then has called wake() again.
         if (batch.length < this.batchSize || !this.running) break;

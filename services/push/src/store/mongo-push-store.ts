@@ -5,12 +5,19 @@ import type { ClientSession, Connection } from 'mongoose';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { Oneshot, OneshotSummary, Submission } from '../domain/records';
 import { oneshotFromDoc, submissionFromDoc, summaryFromDoc, summaryProjection, type OneshotSummaryDoc } from './mongo-push-records';
-import { pushModels, type OneshotDoc, type OutboxDoc, type PushModels, type SubmissionDoc } from './mongo-models';
+import { CommandWindow, type CommandWindowOptions } from './command-window';
+import { pushModels, type AppliedCommandDoc, type OneshotDoc, type OutboxDoc, type PushModels, type SubmissionDoc } from './mongo-models';
 import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
 
-export interface MongoPushStoreOptions {
+export interface MongoPushStoreOptions extends CommandWindowOptions {
   /** Documents per page of `streamOutstandingForOrganization` (500); tests make it small. */
   pageSize?: number;
+}
+
+/** A transition's result as recorded with its command id: the oneshots it is about, read again for a repeat. */
+interface Recorded<T> {
+  ids: (result: T) => number[];
+  again: (oneshotIds: number[], session?: ClientSession) => Promise<T>;
 }
 
 const defaultPageSize = 500;
@@ -18,11 +25,17 @@ const defaultPageSize = 500;
 const outboxCounter = 'outbox';
 
 const notOutstanding = (id: number) => new AppError('not_found', `Oneshot ${id} is not outstanding on this device`);
+/** Oneshots and submissions are never deleted, so this is a bug, not a state. */
+const recordedMissing = (id: number | undefined) => new Error(`Oneshot ${id}, recorded by an applied command, is missing`);
+
+function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
 
 /**
- * The push store on MongoDB (distributed mode). Each transition writes the oneshot and its
- * outbox document(s) in one transaction (a replica set is needed; a single-node one is
- * enough), so a crash leaves both or neither.
+ * The push store on MongoDB (distributed mode). Each transition writes the oneshot, its
+ * outbox document(s) and its command id (`applied_commands`) in one transaction (a replica
+ * set is needed; a single-node one is enough), so a crash leaves all or none.
  *
  * Every transition also takes its outbox seq from the `outbox` counter inside that
  * transaction. Two transitions therefore always write the same document, so MongoDB lets
@@ -34,6 +47,7 @@ export class MongoPushStore implements PushStore {
   private readonly models: PushModels;
   private readonly ready: Promise<void>;
   private readonly pageSize: number;
+  private readonly commandWindow: CommandWindow;
 
   /**
    * Registers the push models on the connection (see `connectMongo`). The store owns the
@@ -45,6 +59,7 @@ export class MongoPushStore implements PushStore {
   ) {
     this.models = pushModels(connection);
     this.pageSize = options.pageSize ?? defaultPageSize;
+    this.commandWindow = new CommandWindow(options);
     // Creating the collections (and, with autoIndex, their indexes) before the first
     // transaction: a transaction racing a collection's creation fails instead of waiting.
     const models = [...Object.values(this.models), mongoCounterModel(connection)];
@@ -60,8 +75,8 @@ export class MongoPushStore implements PushStore {
 
   // Transitions ------------------------------------------------------------------------
 
-  async create(input: NewOneshot, event: OneshotEventFactory): Promise<Oneshot> {
-    return this.transaction(async (session) => {
+  async create(input: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
+    return this.once(commandId, this.sameOneshot(input.orgId), async (session) => {
       const now = new Date();
       const doc: OneshotDoc = {
         _id: await nextMongoId(this.connection, 'oneshots', session),
@@ -91,8 +106,9 @@ export class MongoPushStore implements PushStore {
     oneshotId: number,
     change: OneshotChange,
     event: OneshotEventFactory,
+    commandId: string,
   ): Promise<Oneshot> {
-    return this.transaction(async (session) => {
+    return this.once(commandId, this.sameOneshot(orgId), async (session) => {
       const set: Partial<OneshotDoc> = { payload: change.payload, updatedAt: new Date() };
       if (change.name !== undefined) set.name = change.name;
       if (change.description !== undefined) set.description = change.description;
@@ -108,13 +124,13 @@ export class MongoPushStore implements PushStore {
     });
   }
 
-  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory): Promise<Oneshot> {
-    return this.transaction((session) => this.end(orgId, deviceId, oneshotId, 'revoked', event, session));
+  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
+    return this.once(commandId, this.sameOneshot(orgId), (session) => this.end(orgId, deviceId, oneshotId, 'revoked', event, session));
   }
 
-  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory): Promise<Oneshot[]> {
+  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string): Promise<Oneshot[]> {
     const { Oneshot } = this.models;
-    return this.transaction(async (session) => {
+    return this.once(commandId, this.sameOneshots(orgId), async (session) => {
       const docs = await Oneshot.find({ orgId, deviceId, state: 'outstanding' })
         .sort({ _id: 1 })
         .session(session)
@@ -142,8 +158,9 @@ export class MongoPushStore implements PushStore {
     oneshotId: number,
     answers: Record<string, unknown>,
     event: OneshotEventFactory,
+    commandId: string,
   ): Promise<Submission> {
-    return this.transaction(async (session) => {
+    return this.once(commandId, this.sameSubmission(orgId), async (session) => {
       const current = await this.models.Oneshot.findOne({ _id: oneshotId, orgId }, { deviceId: 1, state: 1 })
         .session(session)
         .lean<Pick<OneshotDoc, '_id' | 'deviceId' | 'state'>>();
@@ -225,6 +242,95 @@ export class MongoPushStore implements PushStore {
   }
 
   // Shared steps -----------------------------------------------------------------------
+
+  /**
+   * `apply` in a transaction, recorded under `commandId`; or, when that id is recorded
+   * already, the first result again with nothing written. Two duplicates racing each other
+   * both write the outbox counter, so MongoDB commits one and `withTransaction` retries the
+   * other, which then finds the record; should one still reach its insert, the unique `_id`
+   * refuses it and the record it lost to answers.
+   */
+  private async once<T>(commandId: string, recorded: Recorded<T>, apply: (session: ClientSession) => Promise<T>): Promise<T> {
+    try {
+      return await this.transaction(async (session) => {
+        const applied = await this.appliedCommand(commandId, session);
+        if (applied) return recorded.again(applied.oneshotIds, session);
+        const result = await apply(session);
+        const doc: AppliedCommandDoc = { _id: commandId, oneshotIds: recorded.ids(result), appliedAt: this.commandWindow.now() };
+        await this.models.AppliedCommand.create([doc], { session });
+        if (this.commandWindow.pruneDue()) await this.forgetExpiredCommands(session);
+        return result;
+      });
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const applied = await this.appliedCommand(commandId);
+      if (!applied) throw error;
+      return recorded.again(applied.oneshotIds);
+    }
+  }
+
+  private async appliedCommand(commandId: string, session?: ClientSession): Promise<Pick<AppliedCommandDoc, 'oneshotIds'> | null> {
+    return this.models.AppliedCommand.findById(commandId, { oneshotIds: 1 })
+      .session(session ?? null)
+      .lean<Pick<AppliedCommandDoc, 'oneshotIds'>>();
+  }
+
+  /** A bounded batch, oldest first (MongoDB's deleteMany takes no limit). */
+  private async forgetExpiredCommands(session: ClientSession): Promise<void> {
+    const { AppliedCommand } = this.models;
+    const expired = await AppliedCommand.find({ appliedAt: { $lt: this.commandWindow.cutoff() } }, { _id: 1 })
+      .sort({ appliedAt: 1 })
+      .limit(this.commandWindow.pruneBatch)
+      .session(session)
+      .lean<Array<Pick<AppliedCommandDoc, '_id'>>>();
+    if (expired.length > 0) await AppliedCommand.deleteMany({ _id: { $in: expired.map((doc) => doc._id) } }, { session });
+  }
+
+  private sameOneshot(orgId: number): Recorded<Oneshot> {
+    return {
+      ids: (oneshot) => [oneshot.id],
+      again: async (ids, session) => {
+        const [oneshot] = await this.recordedOneshots(orgId, ids, session);
+        if (!oneshot) throw recordedMissing(ids[0]);
+        return oneshot;
+      },
+    };
+  }
+
+  private sameOneshots(orgId: number): Recorded<Oneshot[]> {
+    return {
+      ids: (oneshots) => oneshots.map((oneshot) => oneshot.id),
+      again: (ids, session) => this.recordedOneshots(orgId, ids, session),
+    };
+  }
+
+  private sameSubmission(orgId: number): Recorded<Submission> {
+    return {
+      ids: (submission) => [submission.oneshotId],
+      again: async ([id], session) => {
+        if (id === undefined) throw recordedMissing(id);
+        const doc = await this.models.Submission.findOne({ _id: id, orgId })
+          .session(session ?? null)
+          .lean<SubmissionDoc>();
+        if (!doc) throw recordedMissing(id);
+        return submissionFromDoc(doc);
+      },
+    };
+  }
+
+  /** The oneshots of these ids, in this order. */
+  private async recordedOneshots(orgId: number, ids: number[], session?: ClientSession): Promise<Oneshot[]> {
+    if (ids.length === 0) return [];
+    const docs = await this.models.Oneshot.find({ orgId, _id: { $in: ids } })
+      .session(session ?? null)
+      .lean<OneshotDoc[]>();
+    const byId = new Map(docs.map((doc) => [doc._id, doc]));
+    return ids.map((id) => {
+      const doc = byId.get(id);
+      if (!doc) throw recordedMissing(id);
+      return oneshotFromDoc(doc);
+    });
+  }
 
   /** outstanding → `state`, with its event; not_found unless outstanding on that device. */
   private async end(

@@ -1,5 +1,4 @@
 import { connectMongo } from '@formcast/storage';
-import { MongoPushStore } from './mongo-push-store';
 import type { PushStore } from './push-store';
 import { SqlitePushStore } from './sqlite-push-store';
 
@@ -17,6 +16,8 @@ export interface PushStoreSettings {
 /** The adapter the settings ask for, connected and with its schema in place. */
 export async function openPushStore(settings: PushStoreSettings): Promise<PushStore> {
   if (settings.mongoUrl) {
+    // Loaded only here: a process on SQLite never loads the Mongo adapter, its models or mongoose.
+    const { MongoPushStore } = loadMongoAdapter();
     const connection = await connectMongo(settings.mongoUrl, {
       dbName: settings.mongoDbName ?? 'push',
       autoIndex: settings.mongoAutoIndex ?? true,
@@ -24,4 +25,12 @@ export async function openPushStore(settings: PushStoreSettings): Promise<PushSt
     return new MongoPushStore(connection);
   }
   return new SqlitePushStore(settings.sqliteFile);
+}
+
+/**
+ * `require`, not `import()`: tsc keeps `import()` as Node's own in this CommonJS output, where a
+ * relative path needs its `.js` extension, which jest (running the `.ts` sources) cannot resolve.
+ */
+function loadMongoAdapter(): typeof import('./mongo-push-store') {
+  return require('./mongo-push-store') as typeof import('./mongo-push-store');
 }

@@ -37,4 +37,17 @@ export const pushMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    // The commands applied lately (see CommandWindow), each with the oneshots it changed,
+    // in order: enough to answer a repeat, whatever the size of their payloads.
+    up: `
+      CREATE TABLE applied_commands (
+        command_id TEXT PRIMARY KEY,
+        oneshot_ids TEXT NOT NULL,
+        applied_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX applied_commands_by_time ON applied_commands (applied_at);
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import { nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@f
 import type { Envelope } from '@formcast/contracts';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { Oneshot, OneshotState, OneshotSummary, Submission } from '../domain/records';
+import { CommandWindow, type CommandWindowOptions } from './command-window';
 import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
 import { pushMigrations } from './sqlite-migrations';
 
@@ -66,30 +67,40 @@ const toSubmission = (r: SubmissionRow): Submission => ({
 });
 
 const notOutstanding = (id: number) => new AppError('not_found', `Oneshot ${id} is not outstanding on this device`);
+/** Oneshots and submissions are never deleted, so this is a bug, not a state. */
+const recordedMissing = (id: number | undefined) => new Error(`Oneshot ${id}, recorded by an applied command, is missing`);
 const defaultPageSize = 500;
 
-export interface SqlitePushStoreOptions {
+export interface SqlitePushStoreOptions extends CommandWindowOptions {
   /** Rows per page of `streamOutstandingForOrganization` (500); tests make it small. */
   pageSize?: number;
 }
 
+/** A transition's result as recorded with its command id: the oneshots it is about, read again for a repeat. */
+interface Recorded<T> {
+  ids: (result: T) => number[];
+  again: (oneshotIds: number[]) => T;
+}
+
 /**
- * The push store on SQLite (embedded mode). Each transition and its outbox row are one
- * IMMEDIATE transaction, so a crash leaves both or neither.
+ * The push store on SQLite (embedded mode). Each transition, its outbox row and its command
+ * id (`applied_commands`) are one IMMEDIATE transaction, so a crash leaves all or none.
  */
 export class SqlitePushStore implements PushStore {
   private readonly db: SqliteDatabase;
   private readonly sql: SqliteQueries;
   private readonly pageSize: number;
+  private readonly commandWindow: CommandWindow;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
     this.sql = new SqliteQueries(this.db);
     this.pageSize = options.pageSize ?? defaultPageSize;
+    this.commandWindow = new CommandWindow(options);
   }
 
-  async create(input: NewOneshot, event: OneshotEventFactory): Promise<Oneshot> {
-    return this.transaction(() => {
+  async create(input: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
+    return this.once(commandId, this.sameOneshot(input.orgId), () => {
       const id = nextSqliteId(this.db, 'oneshots');
       const now = new Date().toISOString();
       this.sql.statement(
@@ -105,8 +116,8 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
-  async update(orgId: number, deviceId: number, oneshotId: number, change: OneshotChange, event: OneshotEventFactory) {
-    return this.transaction(() => {
+  async update(orgId: number, deviceId: number, oneshotId: number, change: OneshotChange, event: OneshotEventFactory, commandId: string) {
+    return this.once(commandId, this.sameOneshot(orgId), () => {
       const current = this.outstanding(orgId, deviceId, oneshotId);
       this.sql.statement('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE org_id = ? AND id = ?')
         .run(JSON.stringify(change.payload), change.name ?? current.name, change.description ?? current.description,
@@ -117,15 +128,15 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
-  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory) {
-    return this.transaction(() => {
+  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory, commandId: string) {
+    return this.once(commandId, this.sameOneshot(orgId), () => {
       this.outstanding(orgId, deviceId, oneshotId);
       return this.end(orgId, deviceId, oneshotId, 'revoked', event);
     });
   }
 
-  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory) {
-    return this.transaction(() => {
+  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string) {
+    return this.once(commandId, this.sameOneshots(orgId), () => {
       const ids = this.sql.statement("SELECT id FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
         .pluck()
         .all(orgId, deviceId) as number[];
@@ -133,8 +144,15 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
-  async complete(orgId: number, deviceId: number, oneshotId: number, answers: Record<string, unknown>, event: OneshotEventFactory) {
-    return this.transaction(() => {
+  async complete(
+    orgId: number,
+    deviceId: number,
+    oneshotId: number,
+    answers: Record<string, unknown>,
+    event: OneshotEventFactory,
+    commandId: string,
+  ) {
+    return this.once(commandId, this.sameSubmission(orgId), () => {
       const current = this.row(orgId, oneshotId);
       if (!current || current.deviceId !== deviceId) throw new AppError('not_found', `Oneshot ${oneshotId} does not exist`);
       if (current.state !== 'outstanding') throw new AppError('conflict', `Oneshot ${oneshotId} is ${current.state}; it can no longer be submitted`);
@@ -195,6 +213,65 @@ export class SqlitePushStore implements PushStore {
 
   private transaction<T>(work: () => T): T {
     return this.sql.write(work);
+  }
+
+  /**
+   * `apply` in a transaction, recorded under `commandId`; or, when that id is recorded
+   * already, the first result again with nothing written. The transaction is IMMEDIATE:
+   * a duplicate in another process on the file waits for this one to commit, then finds
+   * the record, so the primary key never has to refuse one (it is there should it have to).
+   */
+  private once<T>(commandId: string, recorded: Recorded<T>, apply: () => T): T {
+    return this.transaction(() => {
+      const applied = this.sql.get<{ oneshot_ids: string }>('SELECT oneshot_ids FROM applied_commands WHERE command_id = ?', commandId);
+      if (applied) return recorded.again(JSON.parse(applied.oneshot_ids) as number[]);
+      const result = apply();
+      this.sql.run(
+        'INSERT INTO applied_commands (command_id, oneshot_ids, applied_at) VALUES (?, ?, ?)',
+        commandId,
+        JSON.stringify(recorded.ids(result)),
+        this.commandWindow.now().toISOString(),
+      );
+      if (this.commandWindow.pruneDue()) this.forgetExpiredCommands();
+      return result;
+    });
+  }
+
+  private forgetExpiredCommands(): void {
+    this.sql.run(
+      `DELETE FROM applied_commands WHERE command_id IN
+         (SELECT command_id FROM applied_commands WHERE applied_at < ? ORDER BY applied_at LIMIT ?)`,
+      this.commandWindow.cutoff().toISOString(),
+      this.commandWindow.pruneBatch,
+    );
+  }
+
+  private sameOneshot(orgId: number): Recorded<Oneshot> {
+    return { ids: (oneshot) => [oneshot.id], again: ([id]) => this.recordedOneshot(orgId, id) };
+  }
+
+  private sameOneshots(orgId: number): Recorded<Oneshot[]> {
+    return {
+      ids: (oneshots) => oneshots.map((oneshot) => oneshot.id),
+      again: (ids) => ids.map((id) => this.recordedOneshot(orgId, id)),
+    };
+  }
+
+  private sameSubmission(orgId: number): Recorded<Submission> {
+    return {
+      ids: (submission) => [submission.oneshotId],
+      again: ([id]) => {
+        const row = this.sql.get<SubmissionRow>('SELECT * FROM submissions WHERE org_id = ? AND oneshot_id = ?', orgId, id);
+        if (!row) throw recordedMissing(id);
+        return toSubmission(row);
+      },
+    };
+  }
+
+  private recordedOneshot(orgId: number, id: number | undefined): Oneshot {
+    const oneshot = id === undefined ? null : this.row(orgId, id);
+    if (!oneshot) throw recordedMissing(id);
+    return oneshot;
   }
 
   private row(orgId: number, id: number): Oneshot | null {

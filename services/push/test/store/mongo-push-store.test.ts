@@ -1,6 +1,7 @@
 import { connectMongo } from '@formcast/storage';
 import { describeWithMongo, uniqueName } from '@formcast/testing';
-import { MongoPushStore, openPushStore, type PushStore } from '../../src/store';
+import { openPushStore, type PushStore } from '../../src/store';
+import { MongoPushStore } from '../../src/store/mongo-push-store';
 import { describePushStoreContract, type PushStoreTestOptions } from './push-store.contract';
 
 describeWithMongo('MongoPushStore', (mongo) => {

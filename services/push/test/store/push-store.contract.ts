@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { isAppError } from '@formcast/platform';
 import { pushEvents, type Envelope, type ErrorCode, type OneshotEventPayload, type PushEventType } from '@formcast/contracts';
 import { oneshotEvent, type OneshotEventFactory } from '../../src/domain/oneshot-events';
 import type { Oneshot, OneshotSummary } from '../../src/domain/records';
-import type { NewOneshot, OutboxEntry, PushStore } from '../../src/store';
+import type { CommandWindowOptions, NewOneshot, OutboxEntry, PushStore } from '../../src/store';
 
-/** How the suite asks an adapter for a store. */
-export interface PushStoreTestOptions {
+/** How the suite asks an adapter for a store; the adapter's defaults for what is absent. */
+export interface PushStoreTestOptions extends CommandWindowOptions {
   /** The page size of `streamOutstandingForOrganization`; the adapter's default when absent. */
   pageSize?: number;
 }
@@ -79,6 +80,9 @@ export function describePushStoreContract(
       throw new Error('the event could not be built');
     };
 
+    /** Every transition is asked for by a command of its own, as the handlers do. */
+    const nextCommandId = () => randomUUID();
+
     let serial = 0;
     function newOneshot(extra: Partial<NewOneshot> = {}): NewOneshot {
       serial += 1;
@@ -97,7 +101,7 @@ export function describePushStoreContract(
     }
 
     function createOne(extra: Partial<NewOneshot> = {}): Promise<Oneshot> {
-      return store.create(newOneshot(extra), created());
+      return store.create(newOneshot(extra), created(), nextCommandId());
     }
 
     async function createMany(count: number, extra: Partial<NewOneshot> = {}): Promise<Oneshot[]> {
@@ -163,8 +167,8 @@ export function describePushStoreContract(
       const completedOne = await createOne();
       const onDeviceY = await createOne({ deviceId: deviceY });
       const inOrgB = await createOne({ orgId: orgB });
-      await store.revoke(orgA, deviceX, revokedOne.id, revoked());
-      await store.complete(orgA, deviceX, completedOne.id, { site: 'done' }, completed());
+      await store.revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId());
+      await store.complete(orgA, deviceX, completedOne.id, { site: 'done' }, completed(), nextCommandId());
       return { outstanding, revokedOne, completedOne, onDeviceY, inOrgB };
     }
 
@@ -173,7 +177,7 @@ export function describePushStoreContract(
     describe('create', () => {
       it('writes an outstanding oneshot with every field given, readable with get', async () => {
         const input = newOneshot();
-        const oneshot = await store.create(input, created());
+        const oneshot = await store.create(input, created(), nextCommandId());
 
         expect(oneshot).toEqual({
           ...input,
@@ -199,7 +203,7 @@ export function describePushStoreContract(
 
       it('writes exactly one event, the one the factory built, with the device outstanding count after it', async () => {
         const factory = created();
-        const oneshot = await store.create(newOneshot(), factory);
+        const oneshot = await store.create(newOneshot(), factory, nextCommandId());
 
         const written = await outbox();
         expect(written).toHaveLength(1);
@@ -247,7 +251,7 @@ export function describePushStoreContract(
       });
 
       it('writes nothing when the event cannot be built', async () => {
-        await expect(store.create(newOneshot(), failingFactory)).rejects.toThrow('the event could not be built');
+        await expect(store.create(newOneshot(), failingFactory, nextCommandId())).rejects.toThrow('the event could not be built');
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([]);
         expect(await outbox()).toEqual([]);
         const next = await createOne();
@@ -266,6 +270,7 @@ export function describePushStoreContract(
           before.id,
           { payload: { site: 'South yard' }, name: 'Re-inspection', description: 'After the storm' },
           updated(),
+          nextCommandId(),
         );
 
         expect(after).toEqual({
@@ -282,14 +287,15 @@ export function describePushStoreContract(
 
       it('keeps the name and description when they are omitted or undefined', async () => {
         const before = await createOne();
-        await store.update(orgA, deviceX, before.id, { payload: { site: 'A' }, name: 'Renamed' }, updated());
-        await store.update(orgA, deviceX, before.id, { payload: { site: 'B' }, description: 'Described' }, updated());
+        await store.update(orgA, deviceX, before.id, { payload: { site: 'A' }, name: 'Renamed' }, updated(), nextCommandId());
+        await store.update(orgA, deviceX, before.id, { payload: { site: 'B' }, description: 'Described' }, updated(), nextCommandId());
         const after = await store.update(
           orgA,
           deviceX,
           before.id,
           { payload: {}, name: undefined, description: undefined },
           updated(),
+          nextCommandId(),
         );
         expect(after).toMatchObject({ payload: {}, name: 'Renamed', description: 'Described' });
         expect(await store.get(orgA, before.id)).toEqual(after);
@@ -297,7 +303,7 @@ export function describePushStoreContract(
 
       it('accepts an empty name or description as a value', async () => {
         const before = await createOne();
-        const after = await store.update(orgA, deviceX, before.id, { payload: { site: 'A' }, description: '' }, updated());
+        const after = await store.update(orgA, deviceX, before.id, { payload: { site: 'A' }, description: '' }, updated(), nextCommandId());
         expect(after.description).toBe('');
         expect(await store.get(orgA, before.id)).toEqual(after);
       });
@@ -306,7 +312,7 @@ export function describePushStoreContract(
         const [first] = await createMany(2);
         await emptyOutbox();
         const factory = updated();
-        const after = await store.update(orgA, deviceX, first!.id, { payload: { site: 'A' }, name: 'New name' }, factory);
+        const after = await store.update(orgA, deviceX, first!.id, { payload: { site: 'A' }, name: 'New name' }, factory, nextCommandId());
 
         const written = await outboxEvents();
         expect(written).toHaveLength(1);
@@ -324,13 +330,13 @@ export function describePushStoreContract(
         const ended = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
         const change = { payload: { site: 'changed' }, name: 'changed', description: 'changed' };
 
-        await expectAppError(store.update(orgA, deviceX, unknownId, change, updated()), 'not_found');
-        await expectAppError(store.update(orgB, deviceX, outstanding.id, change, updated()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, inOrgB.id, change, updated()), 'not_found');
-        await expectAppError(store.update(orgA, deviceY, outstanding.id, change, updated()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, onDeviceY.id, change, updated()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, revokedOne.id, change, updated()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, completedOne.id, change, updated()), 'not_found');
+        await expectAppError(store.update(orgA, deviceX, unknownId, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(store.update(orgB, deviceX, outstanding.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(store.update(orgA, deviceX, inOrgB.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(store.update(orgA, deviceY, outstanding.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(store.update(orgA, deviceX, onDeviceY.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(store.update(orgA, deviceX, revokedOne.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(store.update(orgA, deviceX, completedOne.id, change, updated(), nextCommandId()), 'not_found');
 
         expect(await snapshot()).toEqual(before);
         expect([await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)]).toEqual(ended);
@@ -341,7 +347,7 @@ export function describePushStoreContract(
         const before = await createOne();
         await emptyOutbox();
         await expect(
-          store.update(orgA, deviceX, before.id, { payload: { site: 'changed' }, name: 'changed' }, failingFactory),
+          store.update(orgA, deviceX, before.id, { payload: { site: 'changed' }, name: 'changed' }, failingFactory, nextCommandId()),
         ).rejects.toThrow('the event could not be built');
         expect(await store.get(orgA, before.id)).toEqual(before);
         expect(await outbox()).toEqual([]);
@@ -353,7 +359,7 @@ export function describePushStoreContract(
     describe('revoke', () => {
       it('ends the oneshot as revoked, gone from the listings but still readable', async () => {
         const [first, second] = await createMany(2);
-        const after = await store.revoke(orgA, deviceX, first!.id, revoked());
+        const after = await store.revoke(orgA, deviceX, first!.id, revoked(), nextCommandId());
 
         expect(after).toEqual({ ...first, state: 'revoked', updatedAt: isoTimestamp });
         expect(await store.get(orgA, first!.id)).toEqual(after);
@@ -366,7 +372,7 @@ export function describePushStoreContract(
         const [first] = await createMany(3);
         await emptyOutbox();
         const factory = revoked();
-        const after = await store.revoke(orgA, deviceX, first!.id, factory);
+        const after = await store.revoke(orgA, deviceX, first!.id, factory, nextCommandId());
 
         const written = await outboxEvents();
         expect(written).toHaveLength(1);
@@ -382,13 +388,13 @@ export function describePushStoreContract(
         const before = await snapshot();
         const ended = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
 
-        await expectAppError(store.revoke(orgA, deviceX, unknownId, revoked()), 'not_found');
-        await expectAppError(store.revoke(orgB, deviceX, outstanding.id, revoked()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, inOrgB.id, revoked()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceY, outstanding.id, revoked()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, onDeviceY.id, revoked()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, revokedOne.id, revoked()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, completedOne.id, revoked()), 'not_found');
+        await expectAppError(store.revoke(orgA, deviceX, unknownId, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(store.revoke(orgB, deviceX, outstanding.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(store.revoke(orgA, deviceX, inOrgB.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(store.revoke(orgA, deviceY, outstanding.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(store.revoke(orgA, deviceX, onDeviceY.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(store.revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(store.revoke(orgA, deviceX, completedOne.id, revoked(), nextCommandId()), 'not_found');
 
         expect(await snapshot()).toEqual(before);
         expect([await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)]).toEqual(ended);
@@ -398,7 +404,9 @@ export function describePushStoreContract(
       it('changes nothing when the event cannot be built', async () => {
         const before = await createOne();
         await emptyOutbox();
-        await expect(store.revoke(orgA, deviceX, before.id, failingFactory)).rejects.toThrow('the event could not be built');
+        await expect(store.revoke(orgA, deviceX, before.id, failingFactory, nextCommandId())).rejects.toThrow(
+          'the event could not be built',
+        );
         expect(await store.get(orgA, before.id)).toEqual(before);
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([before]);
         expect(await outbox()).toEqual([]);
@@ -413,7 +421,7 @@ export function describePushStoreContract(
         const more = await createMany(2);
         const endedBefore = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
 
-        const result = await store.revokeAll(orgA, deviceX, revoked());
+        const result = await store.revokeAll(orgA, deviceX, revoked(), nextCommandId());
 
         const expected = [outstanding, ...more].map((oneshot) => ({ ...oneshot, state: 'revoked', updatedAt: isoTimestamp }));
         expect(result).toEqual(expected);
@@ -430,7 +438,7 @@ export function describePushStoreContract(
         await emptyOutbox();
         const factory = revoked();
 
-        const result = await store.revokeAll(orgA, deviceX, factory);
+        const result = await store.revokeAll(orgA, deviceX, factory, nextCommandId());
 
         const written = await outboxEvents();
         expect(written.map((event) => [event.type, payloadOf(event).oneshotId, payloadOf(event).outstandingCount])).toEqual([
@@ -445,11 +453,11 @@ export function describePushStoreContract(
         await mixedStates();
         await emptyOutbox();
         const before = await snapshot();
-        expect(await store.revokeAll(orgA, deviceX + 100, revoked())).toEqual([]);
-        expect(await store.revokeAll(orgB, deviceY, revoked())).toEqual([]);
-        await store.revokeAll(orgA, deviceX, revoked());
+        expect(await store.revokeAll(orgA, deviceX + 100, revoked(), nextCommandId())).toEqual([]);
+        expect(await store.revokeAll(orgB, deviceY, revoked(), nextCommandId())).toEqual([]);
+        await store.revokeAll(orgA, deviceX, revoked(), nextCommandId());
         await emptyOutbox();
-        expect(await store.revokeAll(orgA, deviceX, revoked())).toEqual([]);
+        expect(await store.revokeAll(orgA, deviceX, revoked(), nextCommandId())).toEqual([]);
         expect(await outbox()).toEqual([]);
         expect(await store.listOutstandingForDevice(orgA, deviceY)).toEqual(before.deviceY);
       });
@@ -463,7 +471,7 @@ export function describePushStoreContract(
           if (calls === 2) throw new Error('the event could not be built');
           return revoked()(oneshot, count);
         };
-        await expect(store.revokeAll(orgA, deviceX, failsOnSecond)).rejects.toThrow('the event could not be built');
+        await expect(store.revokeAll(orgA, deviceX, failsOnSecond, nextCommandId())).rejects.toThrow('the event could not be built');
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual(made);
         expect(await outbox()).toEqual([]);
       });
@@ -476,7 +484,7 @@ export function describePushStoreContract(
 
       it('ends the oneshot as completed and keeps the submission', async () => {
         const [first, second] = await createMany(2);
-        const submission = await store.complete(orgA, deviceX, first!.id, answers, completed());
+        const submission = await store.complete(orgA, deviceX, first!.id, answers, completed(), nextCommandId());
 
         expect(submission).toEqual({ oneshotId: first!.id, orgId: orgA, deviceId: deviceX, answers, submittedAt: isoTimestamp });
         expect(await store.getSubmission(orgA, first!.id)).toEqual(submission);
@@ -489,7 +497,7 @@ export function describePushStoreContract(
         const [first] = await createMany(2);
         await emptyOutbox();
         const factory = completed();
-        await store.complete(orgA, deviceX, first!.id, answers, factory);
+        await store.complete(orgA, deviceX, first!.id, answers, factory, nextCommandId());
 
         const written = await outboxEvents();
         expect(written).toHaveLength(1);
@@ -509,8 +517,8 @@ export function describePushStoreContract(
         const firstSubmission = await store.getSubmission(orgA, completedOne.id);
         const ended = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
 
-        await expectAppError(store.complete(orgA, deviceX, revokedOne.id, answers, completed()), 'conflict');
-        await expectAppError(store.complete(orgA, deviceX, completedOne.id, answers, completed()), 'conflict');
+        await expectAppError(store.complete(orgA, deviceX, revokedOne.id, answers, completed(), nextCommandId()), 'conflict');
+        await expectAppError(store.complete(orgA, deviceX, completedOne.id, answers, completed(), nextCommandId()), 'conflict');
 
         expect(await snapshot()).toEqual(before);
         expect(await store.getSubmission(orgA, completedOne.id)).toEqual(firstSubmission);
@@ -522,12 +530,12 @@ export function describePushStoreContract(
         const { outstanding, completedOne, onDeviceY, inOrgB } = await mixedStates();
         const before = await snapshot();
 
-        await expectAppError(store.complete(orgA, deviceX, unknownId, answers, completed()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceX, onDeviceY.id, answers, completed()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceY, outstanding.id, answers, completed()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceY, completedOne.id, answers, completed()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceX, inOrgB.id, answers, completed()), 'not_found');
-        await expectAppError(store.complete(orgB, deviceX, outstanding.id, answers, completed()), 'not_found');
+        await expectAppError(store.complete(orgA, deviceX, unknownId, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(store.complete(orgA, deviceX, onDeviceY.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(store.complete(orgA, deviceY, outstanding.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(store.complete(orgA, deviceY, completedOne.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(store.complete(orgA, deviceX, inOrgB.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(store.complete(orgB, deviceX, outstanding.id, answers, completed(), nextCommandId()), 'not_found');
 
         expect(await snapshot()).toEqual(before);
         for (const oneshot of [outstanding, onDeviceY]) expect(await store.getSubmission(orgA, oneshot.id)).toBeNull();
@@ -537,15 +545,169 @@ export function describePushStoreContract(
       it('keeps no submission when the event cannot be built', async () => {
         const before = await createOne();
         await emptyOutbox();
-        await expect(store.complete(orgA, deviceX, before.id, answers, failingFactory)).rejects.toThrow(
+        await expect(store.complete(orgA, deviceX, before.id, answers, failingFactory, nextCommandId())).rejects.toThrow(
           'the event could not be built',
         );
         expect(await store.get(orgA, before.id)).toEqual(before);
         expect(await store.getSubmission(orgA, before.id)).toBeNull();
         expect(await outbox()).toEqual([]);
         // and it can still be completed
-        await store.complete(orgA, deviceX, before.id, answers, completed());
+        await store.complete(orgA, deviceX, before.id, answers, completed(), nextCommandId());
         expect(await store.getSubmission(orgA, before.id)).toMatchObject({ answers });
+      });
+    });
+
+    // The same command again ----------------------------------------------------------------
+
+    describe('a command delivered again (same command id)', () => {
+      it('create: returns the same oneshot, creating one oneshot with one event only', async () => {
+        const commandId = nextCommandId();
+        const input = newOneshot();
+        const first = await store.create(input, created(), commandId);
+        const factory = created();
+
+        expect(await store.create(input, factory, commandId)).toEqual(first);
+        expect(factory.calls).toEqual([]);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([first]);
+        expect(await outboxEvents()).toHaveLength(1);
+
+        // Also once the first event has gone out.
+        await emptyOutbox();
+        expect(await store.create(input, created(), commandId)).toEqual(first);
+        expect(await outbox()).toEqual([]);
+      });
+
+      it('create: different command ids still create two', async () => {
+        const input = newOneshot();
+        const first = await store.create(input, created(), nextCommandId());
+        const second = await store.create(input, created(), nextCommandId());
+
+        expect(second.id).not.toBe(first.id);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([first, second]);
+        expect((await outboxEvents()).map((event) => payloadOf(event).outstandingCount)).toEqual([1, 2]);
+      });
+
+      it('update: returns the same oneshot without changing it again or writing a second event', async () => {
+        const before = await createOne();
+        await emptyOutbox();
+        const commandId = nextCommandId();
+        const change = { payload: { site: 'South yard' }, name: 'Re-inspection' };
+        const first = await store.update(orgA, deviceX, before.id, change, updated(), commandId);
+        const factory = updated();
+
+        expect(await store.update(orgA, deviceX, before.id, change, factory, commandId)).toEqual(first);
+        expect(factory.calls).toEqual([]);
+        expect(await store.get(orgA, before.id)).toEqual(first);
+        expect(await outboxEvents()).toHaveLength(1);
+      });
+
+      it('revoke: returns the revoked oneshot, not not_found, without a second event', async () => {
+        const [first, second] = await createMany(2);
+        await emptyOutbox();
+        const commandId = nextCommandId();
+        const revokedFirst = await store.revoke(orgA, deviceX, first!.id, revoked(), commandId);
+
+        expect(await store.revoke(orgA, deviceX, first!.id, revoked(), commandId)).toEqual(revokedFirst);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([second]);
+        expect((await outboxEvents()).map((event) => [event.type, payloadOf(event).outstandingCount])).toEqual([
+          [pushEvents.oneshotRevoked, 1],
+        ]);
+        // Another command revoking it is refused as before.
+        await expectAppError(store.revoke(orgA, deviceX, first!.id, revoked(), nextCommandId()), 'not_found');
+      });
+
+      it('revokeAll: returns the oneshots it revoked the first time, leaving one created since outstanding', async () => {
+        const made = await createMany(2);
+        await emptyOutbox();
+        const commandId = nextCommandId();
+        const first = await store.revokeAll(orgA, deviceX, revoked(), commandId);
+        const createdSince = await createOne();
+
+        expect(await store.revokeAll(orgA, deviceX, revoked(), commandId)).toEqual(first);
+        expect(ids(first)).toEqual(ids(made));
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([createdSince]);
+        expect((await outboxEvents()).map((event) => event.type)).toEqual([
+          pushEvents.oneshotRevoked,
+          pushEvents.oneshotRevoked,
+          pushEvents.oneshotCreated,
+        ]);
+      });
+
+      it('revokeAll: revoking none is an answer too, repeated as none', async () => {
+        const commandId = nextCommandId();
+        expect(await store.revokeAll(orgA, deviceX, revoked(), commandId)).toEqual([]);
+        const createdSince = await createOne();
+
+        expect(await store.revokeAll(orgA, deviceX, revoked(), commandId)).toEqual([]);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([createdSince]);
+      });
+
+      it('complete: returns the same submission, not conflict, keeping the first answers and one event', async () => {
+        const oneshot = await createOne();
+        await emptyOutbox();
+        const commandId = nextCommandId();
+        const first = await store.complete(orgA, deviceX, oneshot.id, { site: 'first' }, completed(), commandId);
+
+        expect(await store.complete(orgA, deviceX, oneshot.id, { site: 'first' }, completed(), commandId)).toEqual(first);
+        expect(await store.getSubmission(orgA, oneshot.id)).toEqual(first);
+        expect(await outboxEvents()).toHaveLength(1);
+        // Another command submitting it conflicts as before.
+        await expectAppError(store.complete(orgA, deviceX, oneshot.id, { site: 'second' }, completed(), nextCommandId()), 'conflict');
+      });
+
+      it('a command that failed is not recorded: delivered again, it is applied', async () => {
+        const commandId = nextCommandId();
+        await expect(store.create(newOneshot(), failingFactory, commandId)).rejects.toThrow('the event could not be built');
+        const made = await store.create(newOneshot(), created(), commandId);
+
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([made]);
+        expect(await outboxEvents()).toHaveLength(1);
+      });
+
+      it('duplicates handled at the same moment end with one change', async () => {
+        const commandId = nextCommandId();
+        const input = newOneshot();
+        const results = await Promise.all([1, 2, 3].map(() => store.create(input, created(), commandId)));
+
+        expect(results.map((oneshot) => oneshot.id)).toEqual([results[0]!.id, results[0]!.id, results[0]!.id]);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([results[0]]);
+        expect(await outboxEvents()).toHaveLength(1);
+      });
+    });
+
+    describe('applied command ids', () => {
+      const minute = 60_000;
+
+      it('are forgotten once older than the window, by a later write; recent ones are kept', async () => {
+        let now = Date.parse('2030-01-01T00:00:00.000Z');
+        store = await open({ clock: () => new Date(now), commandWindowMs: 60 * minute, pruneEvery: 1 });
+        const oldCommand = nextCommandId();
+        const recentCommand = nextCommandId();
+        const old = await store.create(newOneshot(), created(), oldCommand);
+        now += 50 * minute;
+        const recent = await store.create(newOneshot(), created(), recentCommand); // prunes: nothing expired yet
+        expect(await store.create(newOneshot(), created(), oldCommand)).toEqual(old);
+
+        now += 20 * minute; // old: 70 minutes, recent: 20
+        await store.create(newOneshot(), created(), nextCommandId()); // prunes the old one
+
+        expect(await store.create(newOneshot(), created(), recentCommand)).toEqual(recent);
+        // Past the window a repeat is a new command (none comes back that late).
+        const late = await store.create(newOneshot(), created(), oldCommand);
+        expect(late.id).not.toBe(old.id);
+      });
+
+      it('are only forgotten every `pruneEvery` writes', async () => {
+        let now = Date.parse('2030-01-01T00:00:00.000Z');
+        store = await open({ clock: () => new Date(now), commandWindowMs: minute, pruneEvery: 3 });
+        const oldCommand = nextCommandId();
+        const old = await store.create(newOneshot(), created(), oldCommand); // 1st write
+        now += 2 * minute;
+        await store.create(newOneshot(), created(), nextCommandId()); // 2nd: no pruning
+        expect(await store.create(newOneshot(), created(), oldCommand)).toEqual(old);
+        await store.create(newOneshot(), created(), nextCommandId()); // 3rd: prunes
+
+        expect((await store.create(newOneshot(), created(), oldCommand)).id).not.toBe(old.id);
       });
     });
 
@@ -605,8 +767,8 @@ export function describePushStoreContract(
           await createOne({ orgId: orgB }); // interleaved ids of another organization
         }
         const ended = await createMany(2);
-        await store.revoke(orgA, deviceX, ended[0]!.id, revoked());
-        await store.complete(orgA, deviceX, ended[1]!.id, {}, completed());
+        await store.revoke(orgA, deviceX, ended[0]!.id, revoked(), nextCommandId());
+        await store.complete(orgA, deviceX, ended[1]!.id, {}, completed(), nextCommandId());
 
         expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries(made));
       });
@@ -622,7 +784,7 @@ export function describePushStoreContract(
           if (seen.length === 3 && !changed) {
             changed = true;
             // Whole list not held: a change after the first page shows in the later ones.
-            await store.revoke(orgA, deviceX, made[4]!.id, revoked());
+            await store.revoke(orgA, deviceX, made[4]!.id, revoked(), nextCommandId());
             late = await createOne();
           }
         }
@@ -646,9 +808,9 @@ export function describePushStoreContract(
     describe('outbox', () => {
       it('answers the unpublished events oldest first, as many as asked for', async () => {
         const [first, second] = await createMany(2);
-        await store.update(orgA, deviceX, first!.id, { payload: {} }, updated());
-        await store.revoke(orgA, deviceX, second!.id, revoked());
-        await store.complete(orgA, deviceX, first!.id, {}, completed());
+        await store.update(orgA, deviceX, first!.id, { payload: {} }, updated(), nextCommandId());
+        await store.revoke(orgA, deviceX, second!.id, revoked(), nextCommandId());
+        await store.complete(orgA, deviceX, first!.id, {}, completed(), nextCommandId());
 
         const all = await outbox();
         expect(all.map((entry) => [entry.event.type, payloadOf(entry.event).oneshotId])).toEqual([
@@ -721,7 +883,7 @@ export function describePushStoreContract(
 
         it('still holds the events written before it, for the relay to publish', async () => {
           const [first, second] = await createMany(2);
-          await store.revoke(orgA, deviceX, first!.id, revoked());
+          await store.revoke(orgA, deviceX, first!.id, revoked(), nextCommandId());
           await store.markPublished([(await outbox())[0]!.seq]);
           const pending = await outbox();
           expect(pending).toHaveLength(2);
@@ -733,9 +895,34 @@ export function describePushStoreContract(
           expect(await after.get(orgA, first!.id)).toMatchObject({ state: 'revoked' });
         });
 
+        it('still knows the commands applied before it', async () => {
+          const commandId = nextCommandId();
+          const input = newOneshot();
+          const first = await store.create(input, created(), commandId);
+
+          const after = await reopened(store);
+          expect(await after.create(input, created(), commandId)).toEqual(first);
+          expect(await after.listOutstandingForDevice(orgA, deviceX)).toEqual([first]);
+          expect(await outboxEvents(after)).toHaveLength(1);
+        });
+
+        it('lets one of two stores on the same data apply a command both handle at the same moment', async () => {
+          const other = await reopened(store);
+          const [oneshot] = await createMany(1);
+          await emptyOutbox();
+          const commandId = nextCommandId();
+          const [fromStore, fromOther] = await Promise.all([
+            store.complete(orgA, deviceX, oneshot!.id, { site: 'done' }, completed(), commandId),
+            other.complete(orgA, deviceX, oneshot!.id, { site: 'done' }, completed(), commandId),
+          ]);
+
+          expect(fromOther).toEqual(fromStore);
+          expect(await outboxEvents()).toHaveLength(1);
+        });
+
         it('keeps the oneshots, submissions and counters after close and reopen', async () => {
           const [first, second] = await createMany(2);
-          const submission = await store.complete(orgA, deviceX, first!.id, { site: 'done' }, completed());
+          const submission = await store.complete(orgA, deviceX, first!.id, { site: 'done' }, completed(), nextCommandId());
           const pending = await outbox();
           await store.close();
 
@@ -744,7 +931,7 @@ export function describePushStoreContract(
           expect(await after.get(orgA, second!.id)).toEqual(second);
           expect(await after.getSubmission(orgA, first!.id)).toEqual(submission);
 
-          const third = await after.create(newOneshot(), created());
+          const third = await after.create(newOneshot(), created(), nextCommandId());
           expect(third.id).toBeGreaterThan(second!.id);
           const events = await outbox(after);
           expect(events.slice(0, pending.length)).toEqual(pending);

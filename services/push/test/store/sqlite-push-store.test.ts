@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,7 @@ describe('SqlitePushStore', () => {
             payload: {},
           },
           event,
+          randomUUID(),
         );
         made.push(oneshot.id);
       }

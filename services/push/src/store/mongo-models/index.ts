@@ -1,8 +1,10 @@
 import type { Connection } from 'mongoose';
+import { appliedCommandModel } from './applied-command.schema';
 import { oneshotModel } from './oneshot.schema';
 import { outboxModel } from './outbox.schema';
 import { submissionModel } from './submission.schema';
 
+export type { AppliedCommandDoc } from './applied-command.schema';
 export type { OneshotDoc } from './oneshot.schema';
 export type { OutboxDoc } from './outbox.schema';
 export type { SubmissionDoc } from './submission.schema';
@@ -13,6 +15,7 @@ export function pushModels(connection: Connection) {
     Oneshot: oneshotModel(connection),
     Submission: submissionModel(connection),
     Outbox: outboxModel(connection),
+    AppliedCommand: appliedCommandModel(connection),
   };
 }
 

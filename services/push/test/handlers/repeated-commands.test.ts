@@ -1,0 +1,105 @@
+import { createEnvelope, pushCommands, type Envelope, type ResolvedDevice, type ResolvedForm } from '@formcast/contracts';
+import type { DirectoryLookup } from '../../src/directory-cache/directory-lookup';
+import { createOneshot } from '../../src/handlers/create-oneshot';
+import type { PushDeps } from '../../src/handlers/deps';
+import { deviceSubmitOneshot } from '../../src/handlers/device-submit-oneshot';
+import { revokeAllOneshots } from '../../src/handlers/revoke-all-oneshots';
+import { revokeOneshot } from '../../src/handlers/revoke-oneshot';
+import { updateOneshot } from '../../src/handlers/update-oneshot';
+import { SqlitePushStore } from '../../src/store';
+
+/**
+ * A command delivered twice (RabbitMQ redelivers what a replica that died held): the
+ * handlers hand the envelope id to the store, so the second delivery changes nothing and
+ * answers as the first did.
+ */
+
+const orgId = 1;
+const device: ResolvedDevice = { id: 10, orgId, identifier: 'Android_van3', pendingApproval: false, pushToken: 'fcm-token' };
+const template: ResolvedForm = {
+  id: 7,
+  orgId,
+  namespace: 'http://forms.example.com/inspection',
+  name: 'Inspection',
+  questions: [{ identifier: 'site', type: 'text' }],
+};
+
+const directory = {
+  device: async () => device,
+  form: async () => template,
+} as unknown as DirectoryLookup;
+
+let store: SqlitePushStore;
+let deps: PushDeps;
+
+beforeEach(() => {
+  store = new SqlitePushStore(':memory:');
+  deps = { store, directory, eventsWritten: () => undefined };
+});
+
+afterEach(() => store.close());
+
+const command = (type: string, payload: unknown): Envelope => createEnvelope(type, payload, { orgId });
+
+async function outboxSize(): Promise<number> {
+  return (await store.unpublishedEvents(1000)).length;
+}
+
+async function createOne(): Promise<number> {
+  const created = (await createOneshot(deps)(
+    command(pushCommands.createOneshot, { deviceRef: device.identifier, form_namespace: template.namespace, payload: { site: 'North' } }),
+  )) as { id: number };
+  return created.id;
+}
+
+it('create: the same oneshot, created once', async () => {
+  const create = command(pushCommands.createOneshot, { deviceRef: device.identifier, form_namespace: template.namespace, payload: {} });
+  const first = await createOneshot(deps)(create);
+
+  expect(await createOneshot(deps)(create)).toEqual(first);
+  expect(await store.listOutstandingForDevice(orgId, device.id)).toHaveLength(1);
+  expect(await outboxSize()).toBe(1);
+});
+
+it('update: the same answer, one change', async () => {
+  const id = await createOne();
+  const update = command(pushCommands.updateOneshot, {
+    deviceRef: device.identifier,
+    oneshotId: id,
+    form_name: 'Renamed',
+    payload: { site: 'South' },
+  });
+  const first = await updateOneshot(deps)(update);
+
+  expect(await updateOneshot(deps)(update)).toEqual(first);
+  expect(await outboxSize()).toBe(2);
+});
+
+it('revoke: answered again, not 404', async () => {
+  const id = await createOne();
+  const revoke = command(pushCommands.revokeOneshot, { deviceRef: device.identifier, oneshotId: id });
+  await revokeOneshot(deps)(revoke);
+
+  await expect(revokeOneshot(deps)(revoke)).resolves.toBeNull();
+  expect(await outboxSize()).toBe(2);
+});
+
+it('revoke all: the same count, the same oneshots', async () => {
+  await createOne();
+  await createOne();
+  const revokeAll = command(pushCommands.revokeAllOneshots, { deviceRef: device.identifier });
+  expect(await revokeAllOneshots(deps)(revokeAll)).toEqual({ revoked: 2 });
+  await createOne();
+
+  expect(await revokeAllOneshots(deps)(revokeAll)).toEqual({ revoked: 2 });
+  expect(await store.listOutstandingForDevice(orgId, device.id)).toHaveLength(1);
+});
+
+it('device submission: the same answer, not 409', async () => {
+  const id = await createOne();
+  const submit = command(pushCommands.deviceSubmitOneshot, { deviceId: device.id, oneshotId: id, answers: { site: 'Done' } });
+  const first = await deviceSubmitOneshot(deps)(submit);
+
+  expect(await deviceSubmitOneshot(deps)(submit)).toEqual(first);
+  expect(await outboxSize()).toBe(2);
+});
