@@ -7,6 +7,7 @@ export * from './domain/send-outcome';
 export {
   registerNotifierService,
   notifierServiceName,
+  notifierPrefetch,
   startNotifier,
   startNotifierService,
   type NotifierOptions,

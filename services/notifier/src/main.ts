@@ -1,4 +1,4 @@
 import { runServiceAlone } from '@formcast/bus';
-import { startNotifierService } from './service';
+import { notifierPrefetch, startNotifierService } from './service';
 
-runServiceAlone('notifier', startNotifierService);
+runServiceAlone('notifier', startNotifierService, { prefetch: notifierPrefetch });

@@ -12,6 +12,13 @@ import { openBadgeStore } from './store/open-badge-store';
 
 export const notifierServiceName = 'notifier';
 
+/**
+ * Events a notifier process takes from RabbitMQ at once. Its handlers mostly wait (for a
+ * batch to go to FCM), and FCM takes 500 messages a request: with the default 32, a batch
+ * could never hold more than 32.
+ */
+export const notifierPrefetch = 256;
+
 /** Consumes the push events and serves badge queries on the bus. */
 export function registerNotifierService(bus: Bus, deps: NotifierDeps): void {
   for (const type of Object.values(pushEvents)) {
@@ -53,7 +60,7 @@ export async function startNotifier(
     await badges.close();
     throw error;
   }
-  const notifications = new NotificationDispatcher(sender, { logger: log });
+  const notifications = new NotificationDispatcher(sender, { logger: log, guard: badges.sendGuard?.() });
   registerNotifierService(bus, { badges, notifications, bus, logger: log });
   log.info({ notifications: sender.description }, 'notifier ready');
   return {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:https';
-import { deleteApp, initializeApp, type App, type Credential } from 'firebase-admin/app';
-import { getMessaging, type Messaging } from 'firebase-admin/messaging';
+import type { App, Credential } from 'firebase-admin/app';
+import type { Messaging } from 'firebase-admin/messaging';
 import type { DeviceNotification } from '../domain/device-notification';
 import { fcmMessage } from '../domain/fcm-message';
 import { outcomeOfSendError, type SendOutcome } from '../domain/send-outcome';
@@ -44,6 +44,9 @@ export class FirebaseNotificationSender implements NotificationSender {
     this.now = options.now ?? Date.now;
     this.ownsAgent = options.httpAgent === undefined;
     this.agent = options.httpAgent ?? new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 256 });
+    // Required here, not imported: a process without FCM credentials never loads firebase-admin (~15 MB).
+    const { initializeApp } = require('firebase-admin/app') as typeof import('firebase-admin/app');
+    const { getMessaging } = require('firebase-admin/messaging') as typeof import('firebase-admin/messaging');
     this.app = initializeApp(
       { credential: options.credential, httpAgent: this.agent, ...(options.projectId ? { projectId: options.projectId } : {}) },
       `formcast-notifier-${randomUUID()}`,
@@ -74,6 +77,7 @@ export class FirebaseNotificationSender implements NotificationSender {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.retryAfter.stop();
+      const { deleteApp } = require('firebase-admin/app') as typeof import('firebase-admin/app');
       await deleteApp(this.app);
       if (this.ownsAgent) this.agent.destroy();
     })();

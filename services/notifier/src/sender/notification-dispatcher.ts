@@ -1,12 +1,17 @@
 import type { Logger } from '@formcast/platform';
 import { deviceKeyOf, mergeNotifications, type DeviceNotification } from '../domain/device-notification';
 import type { SendOutcome } from '../domain/send-outcome';
+import type { DeviceSendGuard } from './device-send-guard';
 import { maxSendBatch, type NotificationSender } from './notification-sender';
 
 interface Waiting {
   notification: DeviceNotification;
   /** Everyone waiting for this device's next send: they all get its outcome. */
   settle: Array<(outcome: SendOutcome) => void>;
+  /** Another replica held the device's send right: not asked again before this (ms). */
+  notBefore?: number;
+  /** When the right was first refused (ms): past `maxClaimWaitMs`, answered `retry`. */
+  refusedSince?: number;
 }
 
 export interface NotificationDispatcherOptions {
@@ -14,7 +19,15 @@ export interface NotificationDispatcherOptions {
   maxBatch?: number;
   logger?: Logger;
   now?: () => number;
+  /** Send rights across replicas (distributed mode); without it, this process alone sends. */
+  guard?: DeviceSendGuard;
+  /** Pause before asking again for a right another replica holds (default 20 ms). */
+  claimRetryMs?: number;
+  /** How long a notification waits for a right before it is answered `retry` (default 40 s). */
+  maxClaimWaitMs?: number;
 }
+
+type Batch = Array<[string, Waiting]>;
 
 /**
  * Between the event handlers and the sender: gathers the notifications handed to it while
@@ -23,8 +36,10 @@ export interface NotificationDispatcherOptions {
  *
  * Per device, at most one message is out at a time, and notifications waiting for the same
  * device merge into one (`mergeNotifications`): the newest badge wins, so an older badge
- * can never overtake a newer one on the way to FCM. When FCM asks for a pause (Retry-After),
- * nothing is sent until it has passed.
+ * can never overtake a newer one on the way to FCM. With a guard (replicas sharing Redis),
+ * a device's right is taken before its message goes out, and the message carries the badge
+ * read when it was taken: a device another replica is sending to waits its turn. When FCM
+ * asks for a pause (Retry-After), nothing is sent until it has passed.
  */
 export class NotificationDispatcher {
   private readonly waiting = new Map<string, Waiting>();
@@ -32,6 +47,8 @@ export class NotificationDispatcher {
   private readonly batches = new Set<Promise<void>>();
   private readonly maxBatch: number;
   private readonly now: () => number;
+  private readonly claimRetryMs: number;
+  private readonly maxClaimWaitMs: number;
   private resumeAt = 0;
   private flushScheduled = false;
   private timer: NodeJS.Timeout | null = null;
@@ -43,6 +60,8 @@ export class NotificationDispatcher {
   ) {
     this.maxBatch = Math.min(options.maxBatch ?? maxSendBatch, maxSendBatch);
     this.now = options.now ?? Date.now;
+    this.claimRetryMs = options.claimRetryMs ?? 20;
+    this.maxClaimWaitMs = options.maxClaimWaitMs ?? 40_000;
   }
 
   /** Resolves with what became of the notification (or of the newer one it merged into); never rejects. */
@@ -52,13 +71,7 @@ export class NotificationDispatcher {
     }
     return new Promise((settle) => {
       const key = deviceKeyOf(notification);
-      const pending = this.waiting.get(key);
-      if (pending) {
-        pending.notification = mergeNotifications(pending.notification, notification);
-        pending.settle.push(settle);
-      } else {
-        this.waiting.set(key, { notification, settle: [settle] });
-      }
+      this.enqueue(key, { notification, settle: [settle] });
       this.scheduleFlush();
     });
   }
@@ -74,10 +87,24 @@ export class NotificationDispatcher {
     this.waiting.clear();
   }
 
-  private scheduleFlush(): void {
+  /** Waits for the device's next send, merged into what already waits for it. */
+  private enqueue(key: string, entry: Waiting): void {
+    const pending = this.waiting.get(key);
+    if (!pending) {
+      this.waiting.set(key, entry);
+      return;
+    }
+    const [older, newer] = entry.refusedSince === undefined ? [pending, entry] : [entry, pending];
+    pending.notification = mergeNotifications(older.notification, newer.notification);
+    pending.settle.push(...entry.settle);
+    pending.notBefore = entry.notBefore ?? pending.notBefore;
+    pending.refusedSince = entry.refusedSince ?? pending.refusedSince;
+  }
+
+  private scheduleFlush(delayMs = 0): void {
     if (this.flushScheduled || this.closed) return;
     this.flushScheduled = true;
-    const pause = this.resumeAt - this.now();
+    const pause = Math.max(this.resumeAt - this.now(), delayMs);
     const run = () => {
       this.flushScheduled = false;
       this.timer = null;
@@ -92,9 +119,15 @@ export class NotificationDispatcher {
       this.scheduleFlush();
       return;
     }
-    let batch: Array<[string, Waiting]> = [];
+    const now = this.now();
+    let nextTry = Infinity;
+    let batch: Batch = [];
     for (const [key, pending] of this.waiting) {
       if (this.sending.has(key)) continue;
+      if (pending.notBefore !== undefined && pending.notBefore > now) {
+        nextTry = Math.min(nextTry, pending.notBefore);
+        continue;
+      }
       this.waiting.delete(key);
       this.sending.add(key);
       batch.push([key, pending]);
@@ -104,27 +137,78 @@ export class NotificationDispatcher {
       }
     }
     if (batch.length > 0) this.send(batch);
+    if (nextTry !== Infinity) this.scheduleFlush(nextTry - now);
   }
 
-  private send(batch: Array<[string, Waiting]>): void {
-    const work = this.sender
+  private send(batch: Batch): void {
+    const work = this.claim(batch).then(async (taken) => {
+      if (taken.length > 0) await this.sendClaimed(taken);
+      if (this.waiting.size > 0) this.scheduleFlush();
+    });
+    const tracked = work.finally(() => this.batches.delete(tracked));
+    this.batches.add(tracked);
+  }
+
+  /**
+   * What of the batch may go out now, each with the badge read when its right was taken;
+   * the rest waits for another try, or is answered `retry` when it waited too long or the
+   * guard failed.
+   */
+  private async claim(batch: Batch): Promise<Batch> {
+    const { guard } = this.options;
+    if (!guard) return batch;
+    let badges: Array<number | null>;
+    try {
+      badges = await guard.claim(batch.map(([, pending]) => pending.notification));
+    } catch (error) {
+      this.options.logger?.warn({ err: error }, 'could not take the devices\' send rights');
+      this.answer(batch, () => ({ status: 'retry', code: 'notifier/send-right-failed', message: String(error) }));
+      return [];
+    }
+    const taken: Batch = [];
+    const now = this.now();
+    batch.forEach(([key, pending], index) => {
+      const badge = badges[index];
+      if (badge !== null && badge !== undefined) {
+        pending.notification = { ...pending.notification, badge };
+        taken.push([key, pending]);
+        return;
+      }
+      this.sending.delete(key);
+      const refusedSince = pending.refusedSince ?? now;
+      if (now - refusedSince > this.maxClaimWaitMs) {
+        for (const settle of pending.settle) {
+          settle({ status: 'retry', code: 'notifier/send-right-held', message: 'Another notifier held the device\'s send right too long' });
+        }
+        return;
+      }
+      this.enqueue(key, { ...pending, refusedSince, notBefore: now + this.claimRetryMs });
+    });
+    return taken;
+  }
+
+  private answer(batch: Batch, outcomeAt: (index: number) => SendOutcome): void {
+    batch.forEach(([key, pending], index) => {
+      this.sending.delete(key);
+      const outcome = outcomeAt(index);
+      if (outcome.status === 'retry' && outcome.retryAfterMs) {
+        this.resumeAt = Math.max(this.resumeAt, this.now() + outcome.retryAfterMs);
+      }
+      for (const settle of pending.settle) settle(outcome);
+    });
+  }
+
+  private async sendClaimed(batch: Batch): Promise<void> {
+    const outcomes = await this.sender
       .sendEach(batch.map(([, pending]) => pending.notification))
       .catch((error: unknown): SendOutcome[] => {
         this.options.logger?.warn({ err: error }, 'notification sender failed');
         return batch.map(() => ({ status: 'retry', code: 'notifier/sender-failed', message: String(error) }));
-      })
-      .then((outcomes) => {
-        batch.forEach(([key, pending], index) => {
-          this.sending.delete(key);
-          const outcome: SendOutcome = outcomes[index] ?? { status: 'retry', code: 'notifier/no-outcome', message: 'The sender gave no outcome' };
-          if (outcome.status === 'retry' && outcome.retryAfterMs) {
-            this.resumeAt = Math.max(this.resumeAt, this.now() + outcome.retryAfterMs);
-          }
-          for (const settle of pending.settle) settle(outcome);
-        });
-        if (this.waiting.size > 0) this.scheduleFlush();
       });
-    const tracked = work.finally(() => this.batches.delete(tracked));
-    this.batches.add(tracked);
+    // Given back before anyone hears the outcome; should that fail, the rights expire.
+    await this.options.guard
+      ?.release(batch.map(([, pending]) => pending.notification))
+      .catch((error: unknown) => this.options.logger?.warn({ err: error }, 'could not give back the devices\' send rights'));
+    this.answer(batch, (index) => outcomes[index] ?? { status: 'retry', code: 'notifier/no-outcome', message: 'The sender gave no outcome' });
   }
 }

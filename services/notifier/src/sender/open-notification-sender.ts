@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import type { Agent } from 'node:https';
-import { applicationDefault, cert } from 'firebase-admin/app';
 import type { Logger, Settings } from '@formcast/platform';
 import { FirebaseNotificationSender } from './firebase-notification-sender';
 import { LoggingNotificationSender } from './logging-notification-sender';
@@ -11,7 +10,8 @@ export type NotificationSenderSettings = Pick<Settings, 'FCM_SERVICE_ACCOUNT' | 
 /**
  * The sender the settings ask for: firebase-admin with the `FCM_SERVICE_ACCOUNT` key JSON,
  * else with the file `GOOGLE_APPLICATION_CREDENTIALS` names; with neither, the logging
- * sender. `httpAgent` carries the FCM requests (tests: to a local stand-in).
+ * sender. `httpAgent` carries the FCM requests (tests: to a local stand-in). firebase-admin
+ * (about 15 MB of a process's memory) is loaded only when credentials are configured.
  */
 export function openNotificationSender(
   settings: NotificationSenderSettings,
@@ -19,6 +19,7 @@ export function openNotificationSender(
   options: { httpAgent?: Agent } = {},
 ): NotificationSender {
   if (settings.FCM_SERVICE_ACCOUNT) {
+    const { cert } = firebaseCredentials();
     const account = JSON.parse(settings.FCM_SERVICE_ACCOUNT) as { project_id: string };
     return new FirebaseNotificationSender({
       credential: cert(account as Parameters<typeof cert>[0]),
@@ -28,6 +29,7 @@ export function openNotificationSender(
   }
   if (settings.GOOGLE_APPLICATION_CREDENTIALS) {
     const file = readCredentialsFile(settings.GOOGLE_APPLICATION_CREDENTIALS);
+    const { applicationDefault, cert } = firebaseCredentials();
     // A service account key is used as such; other kinds (user, workload identity…) through Google's own discovery.
     if (file.type === 'service_account' && typeof file.project_id === 'string') {
       return new FirebaseNotificationSender({
@@ -39,6 +41,11 @@ export function openNotificationSender(
     return new FirebaseNotificationSender({ credential: applicationDefault(), ...options });
   }
   return new LoggingNotificationSender(logger);
+}
+
+/** firebase-admin's credential helpers, loaded only when credentials are configured (synchronously, as this is). */
+function firebaseCredentials(): Pick<typeof import('firebase-admin/app'), 'applicationDefault' | 'cert'> {
+  return require('firebase-admin/app') as typeof import('firebase-admin/app');
 }
 
 /** Read at start, so a missing or broken file stops the process with the setting's name, not at the first send. */

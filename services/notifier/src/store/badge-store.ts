@@ -1,4 +1,5 @@
 import type { OneshotState } from '../domain/oneshot-transition';
+import type { DeviceSendGuard } from '../sender/device-send-guard';
 
 export type { OneshotState } from '../domain/oneshot-transition';
 
@@ -44,6 +45,11 @@ export interface BadgeStore {
   record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange>;
   /** The device's badge (0 for a device never seen). */
   badge(device: BadgeDevice): Promise<number>;
+  /**
+   * Send rights, for stores shared by replicas (Redis). Without it (SQLite: one process
+   * owns the badges) the dispatcher alone keeps a device's notifications in order.
+   */
+  sendGuard?(): DeviceSendGuard;
   /** Readiness: resolves when the store answers. */
   ping(): Promise<void>;
   /** Closes the connection; calling it again does nothing. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '@formcast/platform';
 import {
@@ -8,13 +9,17 @@ import {
   type BadgeStoreOptions,
   type OneshotState,
 } from './badge-store';
+import type { DeviceSendGuard } from '../sender/device-send-guard';
 import { recordOneshotScript } from './redis-badge-script';
+import { claimSendRightScript, releaseSendRightScript } from './redis-send-right-script';
 
 export interface RedisBadgeStoreOptions extends BadgeStoreOptions {
   /** `redis://…` or `rediss://…`. */
   url: string;
   /** Put before every key (default `formcast:badges:`); must not contain `{` or `}`. */
   keyPrefix?: string;
+  /** How long a device's send right lasts unless released (default 30 s; see DeviceSendGuard). */
+  sendRightMs?: number;
   logger?: Logger;
 }
 
@@ -28,6 +33,8 @@ type BadgeRedis = Redis & {
     now: number,
     ttlMs: number,
   ): Promise<[number, number]>;
+  claimSendRight(rightKey: string, outstandingKey: string, token: string, ttlMs: number): Promise<number>;
+  releaseSendRight(rightKey: string, token: string): Promise<number>;
 };
 
 /**
@@ -36,19 +43,25 @@ type BadgeRedis = Redis & {
  * issued in the same tick travel in one pipeline (ioredis auto-pipelining), so a burst of
  * events costs one round trip, not one per event.
  */
-export class RedisBadgeStore implements BadgeStore {
+export class RedisBadgeStore implements BadgeStore, DeviceSendGuard {
   private readonly redis: BadgeRedis;
   private readonly keyPrefix: string;
   private readonly tombstoneTtlMs: number;
   private readonly now: () => number;
+  private readonly sendRightMs: number;
+  /** Whose send rights are whose: one token per store, so per process. */
+  private readonly token = randomUUID();
   private closing: Promise<void> | null = null;
 
   private constructor(redis: Redis, options: RedisBadgeStoreOptions) {
     redis.defineCommand('recordOneshot', { numberOfKeys: 2, lua: recordOneshotScript });
+    redis.defineCommand('claimSendRight', { numberOfKeys: 2, lua: claimSendRightScript });
+    redis.defineCommand('releaseSendRight', { numberOfKeys: 1, lua: releaseSendRightScript });
     this.redis = redis as BadgeRedis;
     this.keyPrefix = options.keyPrefix ?? 'formcast:badges:';
     this.tombstoneTtlMs = options.tombstoneTtlMs ?? defaultTombstoneTtlMs;
     this.now = options.now ?? Date.now;
+    this.sendRightMs = options.sendRightMs ?? 30_000;
   }
 
   /** Connects (failing fast when Redis cannot be reached) and returns the store. */
@@ -74,10 +87,10 @@ export class RedisBadgeStore implements BadgeStore {
     return new RedisBadgeStore(redis, options);
   }
 
-  /** Both keys of one device share the hash tag `{device:<org>:<device>}`. */
-  keysOf(device: BadgeDevice): { outstanding: string; ended: string } {
+  /** A device's keys share the hash tag `{device:<org>:<device>}`. */
+  keysOf(device: BadgeDevice): { outstanding: string; ended: string; sendRight: string } {
     const tag = `${this.keyPrefix}{device:${device.orgId}:${device.deviceId}}`;
-    return { outstanding: `${tag}:outstanding`, ended: `${tag}:ended` };
+    return { outstanding: `${tag}:outstanding`, ended: `${tag}:ended`, sendRight: `${tag}:sending` };
   }
 
   async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
@@ -95,6 +108,24 @@ export class RedisBadgeStore implements BadgeStore {
 
   async badge(device: BadgeDevice): Promise<number> {
     return this.redis.scard(this.keysOf(device).outstanding);
+  }
+
+  sendGuard(): DeviceSendGuard {
+    return this;
+  }
+
+  async claim(devices: BadgeDevice[]): Promise<Array<number | null>> {
+    const badges = await Promise.all(
+      devices.map((device) => {
+        const keys = this.keysOf(device);
+        return this.redis.claimSendRight(keys.sendRight, keys.outstanding, this.token, this.sendRightMs);
+      }),
+    );
+    return badges.map((badge) => (badge >= 0 ? badge : null));
+  }
+
+  async release(devices: BadgeDevice[]): Promise<void> {
+    await Promise.all(devices.map((device) => this.redis.releaseSendRight(this.keysOf(device).sendRight, this.token)));
   }
 
   async ping(): Promise<void> {

@@ -23,9 +23,11 @@ export class SqliteBadgeStore implements BadgeStore {
   private readonly tombstoneTtlMs: number;
   private readonly now: () => number;
   private readonly sql: Record<
-    'dropExpired' | 'sweepExpired' | 'isEnded' | 'addOutstanding' | 'removeOutstanding' | 'addTombstone' | 'count' | 'isOutstanding',
+    'dropExpired' | 'sweepExpired' | 'isEnded' | 'addOutstanding' | 'removeOutstanding' | 'addTombstone' | 'count',
     SqliteStatement
   >;
+  /** One change, as one IMMEDIATE transaction; made once (better-sqlite3 builds a transaction function at a cost of its own). */
+  private readonly change: (device: Device, oneshotId: number, state: OneshotState, now: number, horizon: number) => BadgeChange;
   private lastSweep = 0;
   private closed = false;
 
@@ -55,26 +57,27 @@ export class SqliteBadgeStore implements BadgeStore {
         `INSERT INTO ended_oneshots (org_id, device_id, oneshot_id, ended_at) VALUES (?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET ended_at = max(ended_at, excluded.ended_at)`,
       ),
-      count: this.db.prepare(`SELECT count(*) AS n FROM outstanding_oneshots WHERE ${device}`),
-      isOutstanding: this.db.prepare(`SELECT 1 FROM outstanding_oneshots WHERE ${device} AND oneshot_id = ?`),
+      count: this.db.prepare(`SELECT count(*) FROM outstanding_oneshots WHERE ${device}`).pluck(),
     };
-  }
-
-  async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
-    const key: Device = [device.orgId, device.deviceId];
-    const now = this.now();
-    const horizon = now - this.tombstoneTtlMs;
-    const change = this.db.transaction((): BadgeChange => {
+    this.change = this.db.transaction((key: Device, oneshotId: number, state: OneshotState, now: number, horizon: number): BadgeChange => {
       this.sql.dropExpired.run(...key, horizon);
       if (state === 'ended') {
         this.sql.removeOutstanding.run(...key, oneshotId);
         this.sql.addTombstone.run(...key, oneshotId, now);
-      } else if (!this.sql.isEnded.get(...key, oneshotId)) {
-        this.sql.addOutstanding.run(...key, oneshotId);
+        return { badge: this.countOf(key), outstanding: false };
       }
-      return { badge: this.countOf(key), outstanding: this.sql.isOutstanding.get(...key, oneshotId) !== undefined };
-    });
-    const result = change.immediate();
+      // Outstanding unless it has a tombstone: a oneshot never has both (ending one removes it
+      // in the same transaction that leaves its tombstone, and one with a tombstone is not added).
+      const ended = this.sql.isEnded.get(...key, oneshotId) !== undefined;
+      if (!ended) this.sql.addOutstanding.run(...key, oneshotId);
+      return { badge: this.countOf(key), outstanding: !ended };
+    }).immediate;
+  }
+
+  async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
+    const now = this.now();
+    const horizon = now - this.tombstoneTtlMs;
+    const result = this.change([device.orgId, device.deviceId], oneshotId, state, now, horizon);
     if (now - this.lastSweep >= sweepIntervalMs) {
       this.lastSweep = now;
       this.sql.sweepExpired.run(horizon);
@@ -97,6 +100,6 @@ export class SqliteBadgeStore implements BadgeStore {
   }
 
   private countOf(key: Device): number {
-    return (this.sql.count.get(...key) as { n: number }).n;
+    return this.sql.count.get(...key) as number;
   }
 }

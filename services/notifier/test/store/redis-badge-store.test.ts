@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { uniqueName } from '@formcast/testing';
-import { RedisBadgeStore, openBadgeStore } from '../../src/store';
+import { openBadgeStore } from '../../src/store';
+import { RedisBadgeStore } from '../../src/store/redis-badge-store';
 import { describeBadgeStoreContract, TestClock } from './badge-store.contract';
 import { deleteKeys, redisUrlForTests } from '../redis-for-tests';
 
@@ -51,8 +52,10 @@ describe('RedisBadgeStore keys', () => {
     expect(keys).toEqual({
       outstanding: `${keyPrefix}{device:3:44}:outstanding`,
       ended: `${keyPrefix}{device:3:44}:ended`,
+      sendRight: `${keyPrefix}{device:3:44}:sending`,
     });
     expect(calculateSlot(keys.outstanding)).toBe(calculateSlot(keys.ended));
+    expect(calculateSlot(keys.outstanding)).toBe(calculateSlot(keys.sendRight));
     expect(calculateSlot(keys.outstanding)).not.toBe(calculateSlot(store.keysOf({ orgId: 3, deviceId: 45 }).outstanding));
   });
 
@@ -88,5 +91,47 @@ describe('RedisBadgeStore keys', () => {
     await expect(
       openBadgeStore({ redisUrl: 'redis://127.0.0.1:1', sqliteFile: ':memory:' }),
     ).rejects.toThrow(/Cannot reach Redis for badges \(REDIS_URL\)/);
+  });
+});
+
+describe('RedisBadgeStore send rights (two notifier processes)', () => {
+  let first: RedisBadgeStore;
+  let second: RedisBadgeStore;
+
+  beforeAll(async () => {
+    first = await RedisBadgeStore.open({ url, keyPrefix, sendRightMs: 300 });
+    second = await RedisBadgeStore.open({ url, keyPrefix, sendRightMs: 300 });
+  });
+  afterAll(async () => {
+    await first.close();
+    await second.close();
+  });
+
+  it('gives a device to one process at a time, with its badge as it is when taken', async () => {
+    const device = { orgId: 8, deviceId: 1 };
+    const other = { orgId: 8, deviceId: 2 };
+    await first.record(device, 11, 'outstanding');
+    await first.record(device, 12, 'outstanding');
+
+    expect(await first.claim([device, other])).toEqual([2, 0]);
+    expect(await second.claim([device, other])).toEqual([null, null]);
+    expect(await first.claim([device])).toEqual([2]); // its own right, renewed
+
+    await second.release([device]); // not its right: nothing changes
+    expect(await second.claim([device])).toEqual([null]);
+
+    await first.release([device, other]);
+    await second.record(device, 13, 'outstanding');
+    expect(await second.claim([device])).toEqual([3]);
+    await second.release([device]);
+  });
+
+  it('lets a right expire when its holder never gives it back (the process died)', async () => {
+    const device = { orgId: 8, deviceId: 3 };
+    expect(await first.claim([device])).toEqual([0]);
+    expect(await second.claim([device])).toEqual([null]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await second.claim([device])).toEqual([0]);
+    await second.release([device]);
   });
 });

@@ -57,6 +57,37 @@ describe('SqliteBadgeStore on a file', () => {
   });
 });
 
+describe('SqliteBadgeStore answers', () => {
+  it('outstanding exactly when the oneshot is in the device\'s outstanding set, and the badge as its size, over any history', async () => {
+    const db = openSqlite(':memory:', badgeMigrations);
+    const clock = new TestClock();
+    const ttl = 9_000;
+    const store = new SqliteBadgeStore(db, { now: clock.now, tombstoneTtlMs: ttl });
+    const inSet = db.prepare('SELECT 1 FROM outstanding_oneshots WHERE org_id = ? AND device_id = ? AND oneshot_id = ?');
+    const setSize = db.prepare('SELECT count(*) FROM outstanding_oneshots WHERE org_id = ? AND device_id = ?').pluck();
+    let seed = 42;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    try {
+      for (let step = 0; step < 3000; step++) {
+        const device = { orgId: 1 + random(2), deviceId: 1 + random(3) };
+        const oneshotId = 1 + random(12);
+        const state = random(3) === 0 ? 'ended' : 'outstanding';
+        const change = await store.record(device, oneshotId, state);
+        expect(change).toEqual({
+          badge: setSize.get(device.orgId, device.deviceId),
+          outstanding: inSet.get(device.orgId, device.deviceId, oneshotId) !== undefined,
+        });
+        clock.advance(random(4) === 0 ? ttl / 3 : 1);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('openBadgeStore without a Redis URL', () => {
   it('opens SQLite in the file given, creating it', async () => {
     const file = newDatabaseFile();
