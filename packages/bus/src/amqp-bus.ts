@@ -1,6 +1,7 @@
-import type { Envelope } from '@formcast/contracts';
+import type { Envelope, Reply } from '@formcast/contracts';
 import { AppError, createLogger, type Logger } from '@formcast/platform';
 import { AmqpConnection } from './amqp/amqp-connection';
+import { defaultMaxMessageBytes, toAmqpMessage } from './amqp/amqp-envelope';
 import { AmqpCommandRequester } from './amqp/command-requester';
 import { AmqpCommandServer } from './amqp/command-server';
 import { readDeadLetters } from './amqp/dead-letter-reader';
@@ -12,6 +13,7 @@ import { resolveBusOptions, type ResolvedBusOptions } from './bus-options';
 import { encodeEnvelope } from './envelope-codec';
 import { InFlight } from './in-flight';
 import type { Bus, BusOptions, CommandHandler, EventHandler, RequestOptions } from './port';
+import { valueAndAttachmentOfReply, valueOfReply } from './reply-codec';
 
 export interface AmqpBusOptions extends BusOptions {
   /** amqp://user:password@host:port/vhost (`?heartbeat=10` to notice a dead broker sooner). */
@@ -25,6 +27,11 @@ export interface AmqpBusOptions extends BusOptions {
   connectRetries?: number;
   /** The first part of every exchange and queue name (default `formcast`); isolates systems sharing a broker. */
   prefix?: string;
+  /**
+   * The largest message sent (the broker's `max_message_size`; default 128 MiB, RabbitMQ 3's
+   * default). Larger ones are refused with too_large: the broker would drop the connection.
+   */
+  maxMessageBytes?: number;
 }
 
 type State = 'new' | 'started' | 'closing' | 'closed';
@@ -33,6 +40,7 @@ type State = 'new' | 'started' | 'closing' | 'closed';
 export class AmqpBus implements Bus {
   private readonly options: ResolvedBusOptions;
   private readonly prefetch: number;
+  private readonly maxMessageBytes: number;
   private readonly topology: Topology;
   private readonly logger: Logger;
   private readonly connection: AmqpConnection;
@@ -49,6 +57,7 @@ export class AmqpBus implements Bus {
   constructor(options: AmqpBusOptions) {
     this.options = resolveBusOptions(options);
     this.prefetch = options.prefetch ?? 32;
+    this.maxMessageBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
     this.topology = topologyFor(options.prefix);
     this.logger = (options.logger ?? createLogger({ name: 'bus' })).child({ component: 'amqp-bus' });
     this.connection = new AmqpConnection({
@@ -110,17 +119,25 @@ export class AmqpBus implements Bus {
   }
 
   async request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
-    const body = encodeEnvelope(command);
+    return valueOfReply<T>(await this.sendCommand(command, options));
+  }
+
+  async requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
+    return valueAndAttachmentOfReply<T>(await this.sendCommand(command, options));
+  }
+
+  private async sendCommand(command: Envelope, options: RequestOptions): Promise<Reply> {
+    const message = toAmqpMessage(encodeEnvelope(command), this.maxMessageBytes);
     await this.registrations.settled();
     this.assertRunning();
-    return this.requester.request<T>(command, body, options.timeoutMs ?? this.options.defaultTimeoutMs);
+    return this.requester.request(command, message, options.timeoutMs ?? this.options.defaultTimeoutMs);
   }
 
   async publish(event: Envelope): Promise<void> {
-    const body = encodeEnvelope(event);
+    const message = toAmqpMessage(encodeEnvelope(event), this.maxMessageBytes);
     await this.registrations.settled();
     this.assertRunning();
-    await this.publisher.publishEvent(event, body);
+    await this.publisher.publishEvent(event, message);
   }
 
   close(): Promise<void> {

@@ -2,31 +2,79 @@ import { envelopeSchema, type Envelope } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 
 /**
- * The wire form of an envelope: JSON. Both adapters send every message through it, so a
- * handler never shares objects with its caller and sees exactly what the other adapter
- * would deliver. An `undefined` payload travels as `null` (JSON has no undefined).
+ * An envelope as it travels: its JSON, and its attachment apart, never encoded (see
+ * Envelope.attachment). Both adapters send every message through it, so a handler never
+ * shares objects with its caller and sees exactly what the other adapter would deliver;
+ * only the attachment's Buffer is handed over as it is.
  */
-export function encodeEnvelope(envelope: Envelope): string {
-  const parsed = envelopeSchema.safeParse({ ...envelope, payload: envelope.payload ?? null });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new AppError('internal', `Not a valid envelope: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+export interface EncodedEnvelope {
+  json: string;
+  attachment?: Buffer;
+}
+
+/** An `undefined` payload travels as `null` (JSON has no undefined). */
+export function encodeEnvelope(envelope: Envelope): EncodedEnvelope {
+  const candidate = { ...envelope, payload: envelope.payload ?? null };
+  let valid = wellFormedEnvelope(candidate);
+  if (!valid) {
+    const parsed = envelopeSchema.safeParse(candidate);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError('internal', `Not a valid envelope: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+    }
+    valid = parsed.data as Envelope;
   }
+  const { attachment, ...rest } = valid;
+  let json: string;
   try {
-    return JSON.stringify(parsed.data);
+    json = JSON.stringify(rest);
   } catch {
     throw new AppError('internal', `The payload of ${envelope.type} is not JSON-serializable`);
   }
+  return attachment ? { json, attachment } : { json };
 }
 
 /** The envelope in a received message, or null when the message is not one. */
-export function decodeEnvelope(content: Buffer | string): Envelope | null {
-  let json: unknown;
+export function decodeEnvelope(json: Buffer | string, attachment?: Buffer): Envelope | null {
+  let value: unknown;
   try {
-    json = JSON.parse(content.toString());
+    value = JSON.parse(json.toString());
   } catch {
     return null;
   }
-  const parsed = envelopeSchema.safeParse(json);
-  return parsed.success ? (parsed.data as Envelope) : null;
+  let envelope = wellFormedEnvelope(value);
+  if (!envelope) {
+    const parsed = envelopeSchema.safeParse(value);
+    if (!parsed.success) return null;
+    envelope = parsed.data as Envelope;
+  }
+  if (attachment) envelope.attachment = attachment;
+  return envelope;
+}
+
+/**
+ * The envelope `envelopeSchema` would make of `value`, for the shapes it certainly accepts
+ * (the ones every adapter sends), without zod's cost on every message; undefined for
+ * anything else, which the callers then leave to `envelopeSchema` itself, so what is
+ * accepted, what is refused and with which message stay exactly zod's. Like zod, it
+ * keeps only the envelope's own fields, in the schema's order.
+ */
+export function wellFormedEnvelope(value: unknown): Envelope | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { id, type, occurredAt, orgId, requestId, payload, attachment } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || id.length === 0) return undefined;
+  if (typeof type !== 'string' || type.length === 0) return undefined;
+  if (typeof occurredAt !== 'string' || typeof requestId !== 'string') return undefined;
+  if (orgId !== null && !(typeof orgId === 'number' && Number.isSafeInteger(orgId))) return undefined;
+  // An absent payload is refused by zod, one present but undefined accepted: left to zod.
+  if (payload === undefined) return undefined;
+  const envelope: Envelope = { id, type, occurredAt, orgId, requestId, payload };
+  if (attachment === undefined) {
+    // zod keeps a key given as undefined.
+    if ('attachment' in value) envelope.attachment = undefined;
+    return envelope;
+  }
+  if (!Buffer.isBuffer(attachment)) return undefined;
+  envelope.attachment = attachment;
+  return envelope;
 }

@@ -1,14 +1,14 @@
 import type { Envelope } from '@formcast/contracts';
 import { AppError, createLogger, type Logger } from '@formcast/platform';
 import { delay, resolveBusOptions, retryDelayAfter, type ResolvedBusOptions } from './bus-options';
-import { decodeEnvelope, encodeEnvelope } from './envelope-codec';
+import { decodeEnvelope, encodeEnvelope, type EncodedEnvelope } from './envelope-codec';
 import { HandlerTable } from './handler-table';
 import { InFlight } from './in-flight';
-import { InProcessBroker, type CommandRoute } from './in-process/in-process-broker';
+import { InProcessBroker, type CommandRoute, type EncodedReply } from './in-process/in-process-broker';
 import type { InProcessEventQueue, QueuedEvent } from './in-process/in-process-event-queue';
 import { logHandlerFailure, messageFields } from './log-fields';
 import type { Bus, BusOptions, CommandHandler, EventHandler, RequestOptions } from './port';
-import { decodeReply, encodeReply, replyWithError, replyWithValue, valueOfReply } from './reply-codec';
+import { decodeReply, encodeReply, replyWithError, replyWithValue, valueAndAttachmentOfReply, valueOfReply } from './reply-codec';
 
 export interface InProcessBusOptions extends BusOptions {
   /** Buses sharing a broker reach each other like processes sharing a RabbitMQ; default: a broker of its own. */
@@ -19,7 +19,7 @@ export interface InProcessBusOptions extends BusOptions {
 type State = 'new' | 'started' | 'closing' | 'closed';
 
 /**
- * The bus of embedded mode. Behaves like the AMQP adapter: messages travel as JSON, handlers
+ * The bus of embedded mode. Behaves like the AMQP adapter: messages travel as JSON (an attachment as the same Buffer), handlers
  * run on a later turn of the event loop, failed events are retried with backoff and then
  * dead-lettered, replicas sharing a broker take turns. Nothing survives the process.
  */
@@ -61,13 +61,22 @@ export class InProcessBus implements Bus {
   }
 
   async request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
+    const reply = await this.sendCommand(command, options);
+    return valueOfReply<T>(decodeReply(reply.json, reply.attachment));
+  }
+
+  async requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
+    const reply = await this.sendCommand(command, options);
+    return valueAndAttachmentOfReply<T>(decodeReply(reply.json, reply.attachment));
+  }
+
+  private async sendCommand(command: Envelope, options: RequestOptions): Promise<EncodedReply> {
     const body = encodeEnvelope(command);
     if (this.state !== 'started') throw new AppError('unavailable', 'The bus is not running');
     const route = this.broker.routeFor(command.type);
     if (!route) throw new AppError('unavailable', `No service handles ${command.type}`);
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
-    const reply = await this.awaitReply(route, body, command.type, timeoutMs);
-    return valueOfReply<T>(decodeReply(reply));
+    return this.awaitReply(route, body, command.type, timeoutMs);
   }
 
   async publish(event: Envelope): Promise<void> {
@@ -87,7 +96,7 @@ export class InProcessBus implements Bus {
 
   async deadLetters(service: string): Promise<Envelope[]> {
     const bodies = this.broker.existingEventQueue(service)?.deadLetters() ?? [];
-    return bodies.map((body) => decodeEnvelope(body)).filter((envelope): envelope is Envelope => envelope !== null);
+    return bodies.map((body) => decodeEnvelope(body.json, body.attachment)).filter((envelope): envelope is Envelope => envelope !== null);
   }
 
   private async stop(): Promise<void> {
@@ -103,21 +112,22 @@ export class InProcessBus implements Bus {
     this.stopConsuming.push(this.broker.serveCommand(type, route));
   }
 
-  private async runCommand(service: string, handler: CommandHandler, body: string): Promise<string> {
-    const command = decodeEnvelope(body)!;
+  private async runCommand(service: string, handler: CommandHandler, body: EncodedEnvelope): Promise<EncodedReply> {
+    const command = decodeEnvelope(body.json, body.attachment)!;
     if (this.state !== 'started') {
-      return encodeReply(replyWithError(new AppError('unavailable', `${service} is stopping`)));
+      return { json: encodeReply(replyWithError(new AppError('unavailable', `${service} is stopping`))) };
     }
     try {
-      return encodeReply(replyWithValue(await handler(command)));
+      const reply = replyWithValue(await handler(command));
+      return reply.ok && reply.attachment ? { json: encodeReply(reply), attachment: reply.attachment } : { json: encodeReply(reply) };
     } catch (error) {
       logHandlerFailure(this.logger, error, { service, ...messageFields(command) }, 'command failed', 'debug');
-      return encodeReply(replyWithError(error));
+      return { json: encodeReply(replyWithError(error)) };
     }
   }
 
   // Resolves with the serialized reply; a reply that comes after the timeout is dropped.
-  private awaitReply(route: CommandRoute, body: string, type: string, timeoutMs: number): Promise<string> {
+  private awaitReply(route: CommandRoute, body: EncodedEnvelope, type: string, timeoutMs: number): Promise<EncodedReply> {
     return new Promise((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -149,7 +159,7 @@ export class InProcessBus implements Bus {
   }
 
   private async handleEvent(service: string, queue: InProcessEventQueue, event: QueuedEvent): Promise<void> {
-    const envelope = decodeEnvelope(event.body);
+    const envelope = decodeEnvelope(event.body.json, event.body.attachment);
     const handler = envelope && this.events.get(service, envelope.type);
     if (!envelope || !handler) {
       this.logger.warn({ service, type: envelope?.type }, 'no handler for this event; dead-lettered');

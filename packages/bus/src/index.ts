@@ -5,3 +5,4 @@ export { AmqpBus, type AmqpBusOptions } from './amqp-bus';
 export { createBus, type CreateBusOptions } from './create-bus';
 export { attemptsHeader, defaultTopologyPrefix, topologyFor, type Topology } from './amqp/topology';
 export { runServiceAlone, startServiceAlone, type ServiceAlone } from './run-service-alone';
+export { withAttachment, ValueWithAttachment } from './reply-codec';

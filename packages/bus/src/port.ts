@@ -27,6 +27,11 @@ export interface Bus {
    * cannot be sent. A reply arriving after the timeout is dropped.
    */
   request<T = unknown>(command: Envelope, options?: RequestOptions): Promise<T>;
+  /**
+   * As `request`, with the bytes a handler replied beside its value (`withAttachment`, e.g.
+   * a file to download), handed over as they came, never encoded.
+   */
+  requestWithAttachment<T = unknown>(command: Envelope, options?: RequestOptions): Promise<{ value: T; attachment?: Buffer }>;
   /** Publish an event; resolves once the broker has it (publisher confirm). */
   publish(event: Envelope): Promise<void>;
   /** Deliver events of `type` to `service`'s event queue, handled by `handler`. */

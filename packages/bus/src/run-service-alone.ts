@@ -28,7 +28,12 @@ export interface ServiceAlone {
 export async function startServiceAlone(
   name: string,
   start: ServiceStarter<Bus>,
-  { settings, logger, lifecycle = new Lifecycle(logger) }: { settings: Settings; logger: Logger; lifecycle?: Lifecycle },
+  {
+    settings,
+    logger,
+    lifecycle = new Lifecycle(logger),
+    prefetch,
+  }: { settings: Settings; logger: Logger; lifecycle?: Lifecycle; prefetch?: number },
 ): Promise<ServiceAlone> {
   const amqpUrl = settings.AMQP_URL;
   if (!amqpUrl) throw new Error(`The ${name} service alone needs AMQP_URL; for one process on embedded defaults run \`npm start\``);
@@ -51,7 +56,7 @@ export async function startServiceAlone(
   lifecycle.onStop('health endpoints', () => health.close());
   logger.info({ healthPort: health.port }, 'health endpoints listening');
   try {
-    const ownBus = createBus({ amqpUrl, logger, connectionName: name, prefix: settings.AMQP_PREFIX });
+    const ownBus = createBus({ amqpUrl, logger, connectionName: name, prefix: settings.AMQP_PREFIX, prefetch });
     bus = ownBus;
     const running = await start({ bus: ownBus, settings, logger });
     lifecycle.onStop(name, () => running.stop());
@@ -70,8 +75,11 @@ export async function startServiceAlone(
   return { healthPort: health.port, stop: () => lifecycle.stop() };
 }
 
-/** A service's main.ts in distributed mode: settings, its own bus connection, health endpoints, graceful stop. */
-export function runServiceAlone(name: string, start: ServiceStarter<Bus>): void {
+/**
+ * A service's main.ts in distributed mode: settings, its own bus connection, health
+ * endpoints, graceful stop. `prefetch`: messages a consumer takes at once (default 32).
+ */
+export function runServiceAlone(name: string, start: ServiceStarter<Bus>, options: { prefetch?: number } = {}): void {
   const settings = loadSettingsOrExit();
   const logger = createLogger({ level: settings.LOG_LEVEL, name });
   if (!settings.AMQP_URL) {
@@ -80,7 +88,7 @@ export function runServiceAlone(name: string, start: ServiceStarter<Bus>): void 
   }
   const lifecycle = new Lifecycle(logger);
   lifecycle.installProcessHandlers({ graceMs: settings.SHUTDOWN_GRACE_MS });
-  startServiceAlone(name, start, { settings, logger, lifecycle }).catch((error: unknown) => {
+  startServiceAlone(name, start, { settings, logger, lifecycle, prefetch: options.prefetch }).catch((error: unknown) => {
     process.stderr.write(`${name} failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });

@@ -6,8 +6,9 @@ import { AmqpBus, type AmqpBusOptions } from '../src/amqp-bus';
 import { topologyFor } from '../src/amqp/topology';
 import type { CommandHandler, EventHandler } from '../src/port';
 import {
-  brokerListening,
+  brokerUrl,
   closeConnectionOnBroker,
+  describeWithBroker as describeWithBrokerFor,
   deleteExchanges,
   deleteQueues,
   hasRabbitmqctl,
@@ -18,13 +19,8 @@ import { contractBusOptions, describeBusContract } from './bus.contract';
 import { uniqueName } from './unique-name';
 import { gate, waitFor } from './wait-for';
 
-const url = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-// An explicitly configured broker that is down is a failure, not a reason to skip.
-const runAgainstBroker = process.env.AMQP_URL !== undefined || brokerListening(url);
-if (!runAgainstBroker) {
-  console.warn(`AmqpBus tests skipped: no RabbitMQ at ${url}; set AMQP_URL to run them.`);
-}
-const describeWithBroker = runAgainstBroker ? describe : describe.skip;
+const url = brokerUrl;
+const describeWithBroker = describeWithBrokerFor('AmqpBus');
 const itWithRabbitmqctl = hasRabbitmqctl() ? it : it.skip;
 
 const logger = createLogger({ level: 'silent' });
@@ -210,6 +206,23 @@ describeWithBroker('AmqpBus', () => {
 
       expect(handled).toEqual([]);
       expect(await bus.deadLetters(names.service)).toEqual([]);
+    });
+
+    it('sends an attachment as the message content, untouched, and refuses a large envelope beside one', async () => {
+      const { bus, names } = await echoingBus();
+      const bytes = Buffer.alloc(3 * 1024 * 1024, 7);
+      const withAttachment = createEnvelope(names.echo, { big: 'x'.repeat(70 * 1024) }, {}, bytes);
+
+      await expect(bus.request(withAttachment)).rejects.toMatchObject({ code: 'too_large' });
+      await expect(bus.request(createEnvelope(names.echo, { small: true }, {}, bytes))).resolves.toEqual({ small: true });
+    });
+
+    it('refuses a message over maxMessageBytes with too_large, and keeps working', async () => {
+      const { bus, names, works } = await echoingBus({ maxMessageBytes: 1024 * 1024 });
+
+      await expect(bus.request(createEnvelope(names.echo, {}, {}, Buffer.alloc(1024 * 1024 + 1)))).rejects.toMatchObject({ code: 'too_large' });
+      await expect(bus.publish(createEnvelope(names.happened, { text: 'x'.repeat(1024 * 1024) }))).rejects.toMatchObject({ code: 'too_large' });
+      await works();
     });
 
     it('keeps buses with different topology prefixes apart', async () => {

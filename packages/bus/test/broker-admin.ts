@@ -14,6 +14,20 @@ export function brokerListening(url: string): boolean {
   return spawnSync(process.execPath, ['-e', probe]).status === 0;
 }
 
+/** The RabbitMQ the bus suites use: AMQP_URL, else the local one. */
+export const brokerUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+/**
+ * `describe` when a broker answers at brokerUrl, else `describe.skip` with a line saying so
+ * and what would run it. An explicitly configured broker that is down is a failure, not a
+ * reason to skip.
+ */
+export function describeWithBroker(what: string): jest.Describe {
+  if (process.env.AMQP_URL !== undefined || brokerListening(brokerUrl)) return describe;
+  console.warn(`${what} tests skipped: no RabbitMQ at ${brokerUrl}; start one there or set AMQP_URL to run them.`);
+  return describe.skip;
+}
+
 export function hasRabbitmqctl(): boolean {
   return spawnSync('rabbitmqctl', ['-q', 'list_vhosts'], { stdio: 'ignore' }).status === 0;
 }

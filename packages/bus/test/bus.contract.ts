@@ -1,6 +1,7 @@
 import { createEnvelope, type Envelope } from '@formcast/contracts';
 import { AppError, type Logger } from '@formcast/platform';
 import type { Bus, BusOptions } from '../src/port';
+import { withAttachment } from '../src/reply-codec';
 import { capturingLogger } from './capturing-logger';
 import { uniqueName } from './unique-name';
 import { gate, waitFor } from './wait-for';
@@ -178,6 +179,48 @@ export function describeBusContract(
         expect(replies).toEqual(numbers.map((n) => ({ n, doubled: n * 2 })));
       });
 
+      it('hands the handler the command’s attachment byte for byte, apart from its payload', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('with-bytes');
+        const bus = await startedBus((b) =>
+          b.handleCommand(service, type, async (command) => ({
+            payload: command.payload,
+            bytes: command.attachment?.toString('base64') ?? null,
+            length: command.attachment?.length ?? null,
+          })),
+        );
+        const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 31) % 256));
+
+        const value = await bus.request(createEnvelope(type, { name: 'file.bin' }, {}, bytes));
+
+        expect(value).toEqual({ payload: { name: 'file.bin' }, bytes: bytes.toString('base64'), length: bytes.length });
+        await expect(bus.request(createEnvelope(type, { name: 'none' }))).resolves.toEqual({
+          payload: { name: 'none' },
+          bytes: null,
+          length: null,
+        });
+      });
+
+      it('hands the caller the bytes a handler replied beside its value', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('download');
+        const bytes = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7) % 256));
+        const bus = await startedBus((b) =>
+          b.handleCommand(service, type, async (command) => {
+            const { want } = command.payload as { want: string };
+            if (want === 'error') throw new AppError('not_found', 'No such file');
+            return want === 'bytes' ? withAttachment({ name: 'f.bin' }, bytes) : { name: 'none' };
+          }),
+        );
+
+        const replied = await bus.requestWithAttachment(createEnvelope(type, { want: 'bytes' }));
+        expect(replied.value).toEqual({ name: 'f.bin' });
+        expect(replied.attachment?.equals(bytes)).toBe(true);
+        await expect(bus.request(createEnvelope(type, { want: 'bytes' }))).resolves.toEqual({ name: 'f.bin' });
+        await expect(bus.requestWithAttachment(createEnvelope(type, { want: 'plain' }))).resolves.toEqual({ value: { name: 'none' } });
+        await expect(bus.requestWithAttachment(createEnvelope(type, { want: 'error' }))).rejects.toMatchObject({ code: 'not_found' });
+      });
+
       it('shares a service’s commands between its replicas', async () => {
         const service = uniqueName('svc');
         const type = uniqueName('which-replica');
@@ -302,6 +345,25 @@ export function describeBusContract(
 
         expect(attempts).toBe(maxAttempts);
         expect(await bus.deadLetters(service)).toEqual([event]);
+        expect(await bus.deadLetters(service)).toEqual([event]);
+      });
+
+      it('keeps an event’s attachment through retries and into the dead letters', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('poison-with-bytes');
+        const seen: string[] = [];
+        const bus = await startedBus((b) =>
+          b.subscribe(service, type, async (event) => {
+            seen.push(event.attachment?.toString('hex') ?? 'none');
+            throw new AppError('invalid', 'cannot handle this');
+          }),
+        );
+        const event = createEnvelope(type, { n: 1 }, { orgId: 5 }, Buffer.from('00ff10', 'hex'));
+
+        await bus.publish(event);
+        await waitFor(async () => (await bus.deadLetters(service)).length > 0, { what: 'the dead letter' });
+
+        expect(seen).toEqual(Array.from({ length: maxAttempts }, () => '00ff10'));
         expect(await bus.deadLetters(service)).toEqual([event]);
       });
 

@@ -8,14 +8,12 @@ import { AmqpBus } from '../src/amqp-bus';
 import { topologyFor } from '../src/amqp/topology';
 import type { Bus } from '../src/port';
 import { startServiceAlone, type ServiceAlone } from '../src/run-service-alone';
-import { brokerListening, deleteExchanges, deleteQueues, queuesOf, withOwnChannel } from './broker-admin';
+import { brokerUrl, deleteExchanges, describeWithBroker as describeWithBrokerFor, deleteQueues, queuesOf, withOwnChannel } from './broker-admin';
 import { uniqueName } from './unique-name';
 import { gate, waitFor } from './wait-for';
 
-const url = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-const runAgainstBroker = process.env.AMQP_URL !== undefined || brokerListening(url);
-if (!runAgainstBroker) console.warn(`runServiceAlone tests skipped: no RabbitMQ at ${url}; set AMQP_URL to run them.`);
-const describeWithBroker = runAgainstBroker ? describe : describe.skip;
+const url = brokerUrl;
+const describeWithBroker = describeWithBrokerFor('runServiceAlone');
 
 const logger = createLogger({ level: 'silent' });
 const serviceName = 'probe';
@@ -121,6 +119,22 @@ describeWithBroker('a service running alone: health endpoints and graceful stop'
     await stopped;
     expect(events).toEqual(['handler started', 'handler finished', 'service stopped', 'stop resolved']);
     await expect(fetch(`http://127.0.0.1:${healthPort}/healthz`)).rejects.toThrow();
+  });
+
+  it('takes at most `prefetch` commands at once', async () => {
+    const events: string[] = [];
+    const { control, starter } = controlledService(events);
+    const service = await startServiceAlone(serviceName, starter, { settings, logger, prefetch: 2 });
+    running.push(service);
+
+    const answers = [send('probe.slow', 15000), send('probe.slow', 15000), send('probe.slow', 15000)];
+    await waitFor(() => events.length === 2, { what: 'two commands in the handler' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(events).toEqual(['handler started', 'handler started']);
+
+    control.release.open();
+    await expect(Promise.all(answers)).resolves.toEqual([{ done: true }, { done: true }, { done: true }]);
+    await service.stop();
   });
 
   it('fails to start with a message naming HEALTH_PORT when the port is taken', async () => {

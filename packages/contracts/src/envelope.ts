@@ -9,6 +9,12 @@ export interface Envelope<P = unknown> {
   orgId: number | null;
   requestId: string;
   payload: P;
+  /**
+   * Bytes carried beside the payload, never inside its JSON (a resource's file): the AMQP
+   * adapter sends them raw in the same message, the in-process bus hands the same Buffer
+   * over. Treat as read-only.
+   */
+  attachment?: Buffer;
 }
 
 export const envelopeSchema = z.object({
@@ -18,14 +24,16 @@ export const envelopeSchema = z.object({
   orgId: z.number().int().nullable(),
   requestId: z.string(),
   payload: z.unknown(),
+  attachment: z.instanceof(Buffer).optional(),
 });
 
 export function createEnvelope<P>(
   type: string,
   payload: P,
   context: { orgId?: number | null; requestId?: string } = {},
+  attachment?: Buffer,
 ): Envelope<P> {
-  return {
+  const envelope: Envelope<P> = {
     id: randomUUID(),
     type,
     occurredAt: new Date().toISOString(),
@@ -33,4 +41,6 @@ export function createEnvelope<P>(
     requestId: context.requestId ?? randomUUID(),
     payload,
   };
+  if (attachment) envelope.attachment = attachment;
+  return envelope;
 }

@@ -30,7 +30,8 @@ export interface ErrorBody {
 }
 
 /** A command's reply: a value, or an error with a code. */
-export type Reply<T = unknown> = { ok: true; value: T } | { ok: false; error: ErrorBody };
+/** `attachment`: bytes beside the value, never in its JSON (see Envelope.attachment). */
+export type Reply<T = unknown> = { ok: true; value: T; attachment?: Buffer } | { ok: false; error: ErrorBody };
 
 export const replySchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),

@@ -60,22 +60,23 @@ const id = z.number().int().positive();
 const description = z.string().max(10000);
 
 /**
- * A file as the API takes it (spec 2.3). The gateway removes line breaks from `file_data`
- * and turns the `["<mime>", null]` form of `content_type` into the string; the resources
+ * A file as it crosses the bus: its name and type here, its bytes as the command's
+ * attachment (Envelope.attachment), decoded from the API's Base64 by the gateway, which
+ * also turns the `["<mime>", null]` form of `content_type` into the string. The resources
  * service checks the type against the allowed list, the size and the bytes themselves.
  */
 export const resourceFilePayload = z.object({
   file_name: z.string().min(1, 'must not be empty').max(255),
-  file_data: z.string().refine(isBase64, 'must be Base64 (A-Z, a-z, 0-9, +, / and = padding)'),
   content_type: z.string().min(1, 'must not be empty').max(255),
 });
 
+/** The file's bytes are the command's attachment. */
 export const createResourcePayload = z.object({
   description,
   file: resourceFilePayload,
 });
 
-/** Only what is given changes; a new file bumps the version. */
+/** Only what is given changes; a new file (bytes as the attachment) bumps the version. */
 export const updateResourcePayload = z.object({
   resourceId: id,
   description: description.optional(),
@@ -121,9 +122,8 @@ export interface ResourceView {
   generated_content_summary: ResourceTableView[];
 }
 
-/** A resource's file for download: the gateway decodes `file_data` and sends the bytes. */
+/** A resource's file for download; its bytes are the reply's attachment, which the gateway sends as they are. */
 export interface ResourceFileView {
   file_name: string;
   content_type: string;
-  file_data: string;
 }

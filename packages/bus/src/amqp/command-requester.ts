@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Envelope, Reply } from '@formcast/contracts';
 import { AppError, type Logger } from '@formcast/platform';
 import type { Channel, ChannelModel, ConsumeMessage, Message } from 'amqplib';
-import { decodeReply, valueOfReply } from '../reply-codec';
+import { decodeReply } from '../reply-codec';
+import { replyOfMessage, type AmqpMessage } from './amqp-envelope';
 import { DrainGate } from './drain-gate';
 import { ManagedChannel } from './managed-channel';
-import { declareCommandExchange, directReplyQueue, jsonContentType, type Topology } from './topology';
+import { declareCommandExchange, directReplyQueue, type Topology } from './topology';
 
 interface WaitingRequest {
   type: string;
@@ -35,7 +36,8 @@ export class AmqpCommandRequester {
     });
   }
 
-  async request<T>(command: Envelope, body: string, timeoutMs: number): Promise<T> {
+  /** Resolves with the reply, whatever it says; rejects only when none came (timeout, lost connection). */
+  async request(command: Envelope, { content, contentType, headers }: AmqpMessage, timeoutMs: number): Promise<Reply> {
     await this.gate.wait();
     const channel = this.channel.current;
     if (!channel) throw new AppError('unavailable', 'Not connected to the broker');
@@ -53,13 +55,14 @@ export class AmqpCommandRequester {
       };
       this.waiting.set(correlationId, { type: command.type, settle });
       try {
-        const accepted = channel.publish(this.topology.commandExchange, command.type, Buffer.from(body), {
+        const accepted = channel.publish(this.topology.commandExchange, command.type, content, {
           correlationId,
           replyTo: directReplyQueue,
           // A command whose caller has given up is not worth executing later.
           expiration: String(timeoutMs),
           mandatory: true,
-          contentType: jsonContentType,
+          contentType,
+          headers,
           messageId: command.id,
           type: command.type,
         });
@@ -68,7 +71,7 @@ export class AmqpCommandRequester {
         settle({ error: new AppError('unavailable', 'Not connected to the broker') });
       }
     });
-    return valueOfReply<T>(reply);
+    return reply;
   }
 
   failAll(error: AppError): void {
@@ -88,7 +91,8 @@ export class AmqpCommandRequester {
       this.logger.debug({ correlationId: message.properties.correlationId }, 'dropped a reply nobody waits for');
       return;
     }
-    request.settle({ reply: decodeReply(message.content) });
+    const { json, attachment } = replyOfMessage(message);
+    request.settle({ reply: decodeReply(json, attachment) });
   }
 
   // mandatory: the broker hands back a command that no queue is bound for.

@@ -1,7 +1,7 @@
 import type { Reply } from '@formcast/contracts';
 import { AppError, type Logger } from '@formcast/platform';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { decodeEnvelope } from '../envelope-codec';
+import { envelopeOfMessage, replyAsAmqpMessage } from './amqp-envelope';
 import type { InFlight } from '../in-flight';
 import { logHandlerFailure, messageFields } from '../log-fields';
 import type { CommandHandler } from '../port';
@@ -9,7 +9,7 @@ import { encodeReply, replyWithError, replyWithValue } from '../reply-codec';
 import { DrainGate } from './drain-gate';
 import { ManagedChannel } from './managed-channel';
 import { ack } from './settle-message';
-import { declareCommandQueue, jsonContentType, type Topology } from './topology';
+import { declareCommandQueue, type Topology } from './topology';
 
 export interface CommandServerDeps {
   logger: Logger;
@@ -88,10 +88,8 @@ export class AmqpCommandServer {
     if (replyTo) {
       await this.gate.wait();
       try {
-        const accepted = channel.publish('', String(replyTo), Buffer.from(encodeReply(reply)), {
-          correlationId,
-          contentType: jsonContentType,
-        });
+        const { content, contentType, headers } = replyAsAmqpMessage(encodeReply(reply), reply.ok ? reply.attachment : undefined);
+        const accepted = channel.publish('', String(replyTo), content, { correlationId, contentType, headers });
         this.gate.after(accepted, channel);
       } catch {
         return; // channel gone: unacked, so the command is redelivered
@@ -101,7 +99,7 @@ export class AmqpCommandServer {
   }
 
   private async replyTo(message: ConsumeMessage): Promise<Reply> {
-    const command = decodeEnvelope(message.content);
+    const command = envelopeOfMessage(message);
     if (!command) {
       this.logger.warn('received a command that is not an envelope');
       return replyWithError(new AppError('invalid', 'The command is not an envelope'));

@@ -1,7 +1,7 @@
 import type { Envelope } from '@formcast/contracts';
 import { AppError, type Logger } from '@formcast/platform';
 import type { ChannelModel } from 'amqplib';
-import { decodeEnvelope } from '../envelope-codec';
+import { envelopeOfMessage } from './amqp-envelope';
 
 const notFound = 404;
 
@@ -21,7 +21,7 @@ export async function readDeadLetters(
     for (;;) {
       const message = await channel.get(queue, { noAck: false });
       if (!message) break;
-      const envelope = decodeEnvelope(message.content);
+      const envelope = envelopeOfMessage(message);
       if (envelope) envelopes.push(envelope);
       else logger.warn({ queue }, 'a dead letter that is not an envelope was skipped');
     }

@@ -2,7 +2,7 @@ import type { Envelope } from '@formcast/contracts';
 import type { Logger } from '@formcast/platform';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
 import { delay, retryDelayAfter, type ResolvedBusOptions } from '../bus-options';
-import { decodeEnvelope } from '../envelope-codec';
+import { envelopeOfMessage } from './amqp-envelope';
 import type { InFlight } from '../in-flight';
 import { logHandlerFailure, messageFields } from '../log-fields';
 import type { EventHandler } from '../port';
@@ -86,7 +86,7 @@ export class AmqpEventConsumer {
   }
 
   private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
-    const event = decodeEnvelope(message.content);
+    const event = envelopeOfMessage(message);
     const handler = event && this.handlers.get(event.type);
     if (!event || !handler) {
       this.logger.warn({ type: event?.type }, event ? 'no handler for this event; dead-lettered' : 'not an envelope; dead-lettered');

@@ -1,9 +1,10 @@
 import type { Envelope } from '@formcast/contracts';
 import { AppError, type Logger } from '@formcast/platform';
 import type { ChannelModel, ConfirmChannel, Options } from 'amqplib';
+import type { AmqpMessage } from './amqp-envelope';
 import { DrainGate } from './drain-gate';
 import { ManagedChannel } from './managed-channel';
-import { declareEventExchange, jsonContentType, type Topology } from './topology';
+import { declareEventExchange, type Topology } from './topology';
 
 /** Publishes persistent messages on a confirm channel; each publish resolves on the broker's confirm. */
 export class AmqpEventPublisher {
@@ -22,10 +23,11 @@ export class AmqpEventPublisher {
     });
   }
 
-  publishEvent(event: Envelope, body: string): Promise<void> {
-    return this.publishConfirmed(this.topology.eventExchange, event.type, Buffer.from(body), {
+  publishEvent(event: Envelope, { content, contentType, headers }: AmqpMessage): Promise<void> {
+    return this.publishConfirmed(this.topology.eventExchange, event.type, content, {
       persistent: true,
-      contentType: jsonContentType,
+      contentType,
+      headers,
       messageId: event.id,
       type: event.type,
     });

@@ -1,7 +1,14 @@
+import type { EncodedEnvelope } from '../envelope-codec';
 import { InProcessEventQueue } from './in-process-event-queue';
 
+/** A serialized reply: its JSON, and the bytes beside its value, handed over as they are. */
+export interface EncodedReply {
+  json: string;
+  attachment?: Buffer;
+}
+
 /** Serves one serialized command and answers with a serialized reply; never rejects. */
-export type CommandRoute = (body: string) => Promise<string>;
+export type CommandRoute = (body: EncodedEnvelope) => Promise<EncodedReply>;
 
 /**
  * What RabbitMQ is to the AMQP adapter, inside one process: command routes (replicas of a
@@ -47,7 +54,7 @@ export class InProcessBroker {
   }
 
   /** Puts a copy of the event in every service queue bound to its type. */
-  routeEvent(type: string, body: string): void {
+  routeEvent(type: string, body: EncodedEnvelope): void {
     for (const queue of this.eventQueues.values()) {
       if (queue.isBoundTo(type)) queue.enqueue({ body, attempt: 1 });
     }

@@ -1,6 +1,8 @@
+import type { EncodedEnvelope } from '../envelope-codec';
+
 /** One event as it waits in a service's queue: the serialized envelope and which attempt is next. */
 export interface QueuedEvent {
-  body: string;
+  body: EncodedEnvelope;
   attempt: number;
 }
 
@@ -15,7 +17,7 @@ export class InProcessEventQueue {
   private readonly bindings = new Set<string>();
   private readonly waiting: QueuedEvent[] = [];
   private readonly consumers: EventConsumer[] = [];
-  private readonly deadLettered: string[] = [];
+  private readonly deadLettered: EncodedEnvelope[] = [];
   private nextConsumer = 0;
   private dispatchScheduled = false;
 
@@ -42,11 +44,11 @@ export class InProcessEventQueue {
     };
   }
 
-  deadLetter(body: string): void {
+  deadLetter(body: EncodedEnvelope): void {
     this.deadLettered.push(body);
   }
 
-  deadLetters(): readonly string[] {
+  deadLetters(): readonly EncodedEnvelope[] {
     return this.deadLettered;
   }
 
