@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { redactedPaths, withRequestId } from '../src/logger';
+import { redactedPaths, withoutRedaction, withRequestId } from '../src/logger';
 
-function captureLogger() {
+function captureLogger(options: pino.LoggerOptions = {}) {
   const lines: string[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -10,7 +10,7 @@ function captureLogger() {
       done();
     },
   });
-  const logger = pino({ redact: { paths: redactedPaths, censor: '[redacted]' } }, stream);
+  const logger = pino({ redact: { paths: redactedPaths, censor: '[redacted]' }, ...options }, stream);
   return { logger, lines };
 }
 
@@ -33,5 +33,41 @@ describe('logger', () => {
     log.info('one');
     log.child({ step: 'two' }).warn('two');
     expect(lines.map((l) => JSON.parse(l).requestId)).toEqual(['req-42', 'req-42']);
+  });
+
+  it('writes an access line without redaction exactly as the request logger writes it', () => {
+    const { logger, lines } = captureLogger({ name: 'formcast', base: { pid: 4242 }, timestamp: () => ',"time":1' });
+    const access = withoutRedaction(logger);
+    const fields = [
+      { method: 'POST', path: '/oneshots.json', status: 202, ms: 1.7 },
+      { method: 'GET', path: '/nope/%22quoted%22/\\back', status: 404, ms: 0 },
+      { method: 'DELETE', path: '/clients/Android_é/oneshots/1', status: 500, ms: 12345.6 },
+      { method: 'GET', path: `/${'long'.repeat(40)}`, status: 200, ms: 0.1 },
+    ];
+    for (const [i, line] of fields.entries()) {
+      const requestId = i % 2 ? `req-${i}` : 'c0a8f5c2-1b7e-4f0e-9a51-7d2f3e4b5a60';
+      withRequestId(logger, requestId).info(line, 'request');
+      access.info({ requestId, ...line }, 'request');
+    }
+    for (let i = 0; i < lines.length; i += 2) expect(lines[i + 1]).toBe(lines[i]);
+    expect(JSON.parse(lines[0]!)).toEqual({ level: 30, time: 1, pid: 4242, name: 'formcast', requestId: 'c0a8f5c2-1b7e-4f0e-9a51-7d2f3e4b5a60', method: 'POST', path: '/oneshots.json', status: 202, ms: 1.7, msg: 'request' });
+  });
+
+  it('keeps following the level of the logger it came from', () => {
+    const { logger, lines } = captureLogger();
+    const access = withoutRedaction(logger);
+    logger.level = 'warn';
+    access.info('dropped');
+    logger.level = 'info';
+    access.info('kept');
+    expect(lines.map((l) => JSON.parse(l).msg)).toEqual(['kept']);
+  });
+
+  it('is meant for known fields only: it does not redact', () => {
+    const { logger, lines } = captureLogger();
+    withoutRedaction(logger).info({ token: 'tok-1' });
+    logger.info({ token: 'tok-1' });
+    expect(lines[0]).toContain('tok-1');
+    expect(lines[1]).not.toContain('tok-1');
   });
 });

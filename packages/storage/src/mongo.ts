@@ -1,4 +1,11 @@
-import mongoose, { Schema, type ClientSession, type Connection } from 'mongoose';
+import type { ClientSession, Connection, Model } from 'mongoose';
+
+/*
+ * Only types come from mongoose at the top of this module: `@formcast/storage` re-exports it,
+ * and every service imports `@formcast/storage` for SQLite too. mongoose (and the MongoDB
+ * driver under it, about 30 MB of a process's memory) is loaded by `connectMongo`, so a
+ * process on SQLite never loads it.
+ */
 
 export interface MongoOptions {
   /** The database to use; defaults to the one named in the URL. */
@@ -12,8 +19,12 @@ export interface MongoOptions {
   serverSelectionTimeoutMS?: number;
 }
 
-/** Opens a connection of its own (not mongoose's global one) and waits until it is usable. */
+/**
+ * Opens a connection of its own (not mongoose's global one) and waits until it is usable.
+ * The first call loads mongoose.
+ */
 export async function connectMongo(url: string, options: MongoOptions = {}): Promise<Connection> {
+  const { default: mongoose } = await import('mongoose');
   const connection = mongoose.createConnection(url, {
     autoIndex: options.autoIndex ?? true,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 10_000,
@@ -27,17 +38,16 @@ export interface CounterDoc {
   value: number;
 }
 
-const counterSchema = new Schema<CounterDoc>(
-  { _id: { type: String, required: true }, value: { type: Number, required: true } },
-  { versionKey: false },
-);
-
 /** The `counters` collection's model on this connection (registered once). */
-export function mongoCounterModel(connection: Connection): mongoose.Model<CounterDoc> {
-  return (
-    (connection.models.Counter as mongoose.Model<CounterDoc> | undefined) ??
-    connection.model<CounterDoc>('Counter', counterSchema, 'counters')
+export function mongoCounterModel(connection: Connection): Model<CounterDoc> {
+  const registered = connection.models.Counter as Model<CounterDoc> | undefined;
+  if (registered) return registered;
+  // The connection's own mongoose builds the schema, so this module needs mongoose only as types.
+  const counterSchema = new connection.base.Schema<CounterDoc>(
+    { _id: { type: String, required: true }, value: { type: Number, required: true } },
+    { versionKey: false },
   );
+  return connection.model<CounterDoc>('Counter', counterSchema, 'counters');
 }
 
 /**

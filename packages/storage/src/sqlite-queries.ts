@@ -6,17 +6,21 @@ import type { SqliteDatabase, SqliteStatement } from './sqlite';
  */
 export class SqliteQueries {
   private readonly statements = new Map<string, SqliteStatement>();
+  /** Built once: better-sqlite3 takes several µs to build a transaction function. */
+  private readonly transaction: ReturnType<SqliteDatabase['transaction']>;
 
-  constructor(readonly db: SqliteDatabase) {}
+  constructor(readonly db: SqliteDatabase) {
+    this.transaction = db.transaction((work: () => unknown) => work());
+  }
 
   /** A change, all or nothing; IMMEDIATE, so another process on the file cannot interleave. */
   write<T>(change: () => T): T {
-    return this.db.transaction(change).immediate();
+    return this.transaction.immediate(change) as T;
   }
 
   /** Several reads seen at one instant, even with another process writing the file. */
   read<T>(reads: () => T): T {
-    return this.db.transaction(reads).deferred();
+    return this.transaction.deferred(reads) as T;
   }
 
   statement(sql: string): SqliteStatement {
@@ -36,7 +40,8 @@ export class SqliteQueries {
     return this.statement(sql).all(...params) as Row[];
   }
 
-  run(sql: string, ...params: unknown[]): void {
-    this.statement(sql).run(...params);
+  /** The number of rows the statement changed. */
+  run(sql: string, ...params: unknown[]): number {
+    return this.statement(sql).run(...params).changes;
   }
 }
