@@ -11,11 +11,14 @@ module.exports = {
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.ts$': [
+    '^.+\\.[tj]s$': [
       '@swc/jest',
       { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
     ],
   },
+  // stream-json and stream-chain are ES modules only: jest (unlike Node ≥ 20.19) cannot
+  // require() them untransformed.
+  transformIgnorePatterns: ['/node_modules/(?!(stream-json|stream-chain)/)'],
   moduleNameMapper: Object.fromEntries([
     ...services.map((s) => [`^@formcast/${s}$`, `<rootDir>/services/${s}/src`]),
     ['^@formcast/([a-z-]+)$', '<rootDir>/packages/$1/src'],

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createBus } from '@formcast/bus';
 import { createLogger, Lifecycle, loadSettingsOrExit } from '@formcast/platform';
 import { createGatewayApp } from './http/create-app';
+import { closeServer, listenOn } from './http/listen';
 
 /** The gateway alone (distributed mode): HTTP in, commands out over RabbitMQ. */
 async function main(): Promise<void> {
@@ -24,10 +25,12 @@ async function main(): Promise<void> {
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
   });
-  const server = app.listen(settings.PORT, () => {
-    logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
+  const server = await listenOn(app, settings.PORT).catch(async (error: unknown) => {
+    await lifecycle.stop();
+    throw error;
   });
-  lifecycle.onStop('http server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+  lifecycle.onStop('http server', () => closeServer(server));
+  logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
 }
 
 main().catch((error: unknown) => {

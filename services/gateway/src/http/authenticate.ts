@@ -21,21 +21,40 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
+/** The last `Authorization` header of a connection and the hash of its API token. */
+interface TokenHashMemo {
+  header: string;
+  tokenHash: string;
+}
+
+const tokenHashes = new WeakMap<object, TokenHashMemo>();
+
+/**
+ * The SHA-256 of the request's API token, or undefined without one. An integrator sends the
+ * same header on every request of a keep-alive connection, so the hash of the connection's
+ * last header is kept with the connection (and goes with it): hashing again cost more than
+ * the token cache lookup it leads to. Only the hash → organization answer is cached
+ * elsewhere (TokenCache), with its TTL and revocations, exactly as before.
+ */
+function apiTokenHash(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  const connection = req.socket as object | undefined;
+  const memo = connection && tokenHashes.get(connection);
+  if (memo !== undefined && memo.header === header) return memo.tokenHash;
+  const token = basicUserName(header);
+  if (!token) return undefined;
+  const tokenHash = hashSecret(token);
+  if (connection) tokenHashes.set(connection, { header: header!, tokenHash });
+  return tokenHash;
+}
+
+function challengeBasic(res: Response): void {
+  res.setHeader('WWW-Authenticate', `Basic realm="${basicRealm}"`);
+}
+
 /** Organization API token (HTTP Basic) → `req.context.orgId`; else 401 with a Basic challenge. */
 export function requireApiToken(bus: Bus, timeoutMs: number, cache: TokenCache) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const token = basicUserName(req.get('authorization'));
-    if (!token) {
-      res.setHeader('WWW-Authenticate', `Basic realm="${basicRealm}"`);
-      throw new AppError('unauthorized', 'Authentication required: HTTP Basic with the API token as user name');
-    }
-    const tokenHash = hashSecret(token);
-    const cached = cache.get(tokenHash);
-    if (cached !== undefined) {
-      req.context.orgId = cached;
-      next();
-      return;
-    }
+  const authenticate = async (req: Request, res: Response, next: NextFunction, tokenHash: string) => {
     try {
       const { orgId } = await bus.request<{ orgId: number }>(
         createEnvelope(directoryCommands.authenticateToken, { tokenHash }, { requestId: req.context.requestId }),
@@ -44,11 +63,21 @@ export function requireApiToken(bus: Bus, timeoutMs: number, cache: TokenCache) 
       cache.set(tokenHash, orgId);
       req.context.orgId = orgId;
     } catch (error) {
-      if (error instanceof AppError && error.code === 'unauthorized') {
-        res.setHeader('WWW-Authenticate', `Basic realm="${basicRealm}"`);
-      }
+      if (error instanceof AppError && error.code === 'unauthorized') challengeBasic(res);
       throw error;
     }
+    next();
+  };
+  // Not async: a token in the cache (nearly every request) goes on without a promise.
+  return (req: Request, res: Response, next: NextFunction): Promise<void> | void => {
+    const tokenHash = apiTokenHash(req);
+    if (!tokenHash) {
+      challengeBasic(res);
+      throw new AppError('unauthorized', 'Authentication required: HTTP Basic with the API token as user name');
+    }
+    const cached = cache.get(tokenHash);
+    if (cached === undefined) return authenticate(req, res, next, tokenHash);
+    req.context.orgId = cached;
     next();
   };
 }

@@ -16,7 +16,7 @@ import { requireAdminToken, requireApiToken, requireDeviceSecret } from './authe
 import { errorHandler } from './error-handler';
 import { requireOwnOrganization } from './organization-scope';
 import { requestContext } from './request-context';
-import { commandSender } from './send-command';
+import { attachmentFetcher, commandSender } from './send-command';
 import { TokenCache } from './token-cache';
 
 /** The gateway's name on the bus: its event queue (token revocations). */
@@ -54,6 +54,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     '/api',
     resourceRoutes({
       send,
+      fetchWithAttachment: attachmentFetcher(bus, commandTimeoutMs),
       authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
       maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
     }),

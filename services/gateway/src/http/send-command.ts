@@ -2,13 +2,24 @@ import type { Request } from 'express';
 import type { Bus } from '@formcast/bus';
 import { createEnvelope } from '@formcast/contracts';
 
-/** Sends a command for this request (its organization and request id) and awaits the reply. */
-export type SendCommand = <T = unknown>(req: Request, type: string, payload: unknown) => Promise<T>;
+/**
+ * Sends a command for this request (its organization and request id) and awaits the reply.
+ * `attachment`: bytes that travel beside the payload (see Envelope.attachment).
+ */
+export type SendCommand = <T = unknown>(req: Request, type: string, payload: unknown, attachment?: Buffer) => Promise<T>;
+
+/** As SendCommand, answering also the bytes the reply carried beside its value (a file to download). */
+export type FetchWithAttachment = <T = unknown>(req: Request, type: string, payload: unknown) => Promise<{ value: T; attachment?: Buffer }>;
+
+/** A command for this request: its organization and request id. */
+function commandFor(req: Request, type: string, payload: unknown, attachment?: Buffer) {
+  return createEnvelope(type, payload, { orgId: req.context.orgId ?? null, requestId: req.context.requestId }, attachment);
+}
 
 export function commandSender(bus: Bus, timeoutMs: number): SendCommand {
-  return (req, type, payload) =>
-    bus.request(
-      createEnvelope(type, payload, { orgId: req.context.orgId ?? null, requestId: req.context.requestId }),
-      { timeoutMs },
-    );
+  return (req, type, payload, attachment) => bus.request(commandFor(req, type, payload, attachment), { timeoutMs });
+}
+
+export function attachmentFetcher(bus: Bus, timeoutMs: number): FetchWithAttachment {
+  return (req, type, payload) => bus.requestWithAttachment(commandFor(req, type, payload), { timeoutMs });
 }

@@ -42,8 +42,7 @@ function contentTypeHeader(type: string): string {
  * A resource's bytes as the download answer: its type, a Content-Disposition naming the
  * file, and `nosniff` so a browser never runs an uploaded file as something else.
  */
-export function sendResourceFile(res: Response, file: ResourceFileView): void {
-  const bytes = Buffer.from(file.file_data, 'base64');
+export function sendResourceFile(res: Response, file: ResourceFileView, bytes: Buffer): void {
   res.status(200);
   res.setHeader('Content-Type', contentTypeHeader(file.content_type));
   res.setHeader('Content-Disposition', contentDisposition(file.file_name));

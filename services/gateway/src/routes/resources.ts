@@ -1,7 +1,5 @@
-import { Router, type Handler, type Request } from 'express';
+import { Router, type Handler, type Request, type Response } from 'express';
 import {
-  base64DecodedLength,
-  isBase64,
   resourceCommands,
   type ResourceFilePayload,
   type ResourceFileView,
@@ -10,12 +8,17 @@ import {
 } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { readLimitedBody } from '../http/limited-body';
+import type { FetchWithAttachment } from '../http/send-command';
 import { pathId } from '../http/path-params';
-import { readBody } from '../http/request-body';
+import { Base64Decoder } from '../http/resource-upload/base64-decoder';
+import { otherFieldsLimit } from '../http/resource-upload/field-budget';
+import { readResourceUpload, type ResourceUpload } from '../http/resource-upload/read-resource-upload';
 import { sendResourceFile } from '../render/resources-file';
 import type { RouteDeps } from './route-deps';
 
 export interface ResourceRouteDeps extends RouteDeps {
+  /** For downloads: the reply's bytes come beside its value. */
+  fetchWithAttachment: FetchWithAttachment;
   /** Organization API token authentication (`requireApiToken`). */
   authenticate: Handler;
   /** RESOURCE_MAX_BYTES: the largest file, once decoded. */
@@ -26,40 +29,21 @@ export interface ResourceRouteDeps extends RouteDeps {
  * The largest request body worth reading for a file of `maxFileBytes`: its Base64 (4/3 of
  * it), room for that to triple when every character is percent-encoded in a form body (or
  * escaped or broken into lines in JSON), and 64 KiB for the other fields. The exact rule,
- * on the decoded size, is applied once the body is parsed.
+ * on the decoded size, is applied as the file is decoded.
  */
 export function resourceBodyLimit(maxFileBytes: number): number {
-  return 3 * 4 * Math.ceil(maxFileBytes / 3) + 64 * 1024;
+  return 3 * 4 * Math.ceil(maxFileBytes / 3) + otherFieldsLimit;
 }
 
 type FileInput = { file_name?: unknown; file_data?: unknown; content_type?: unknown };
-type BodyKind = 'json' | 'form';
 
 /** `{"resource": {...}}` from JSON, or `resource[...]=...` from a form-encoded body. */
-function resourceFromBody(req: Request): { fields: Record<string, unknown>; kind: BodyKind } {
-  let body;
-  try {
-    body = readBody(req);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'unsupported_media_type') {
-      throw new AppError(
-        'unsupported_media_type',
-        'Send the resource as application/json ({"resource": {...}}) or application/x-www-form-urlencoded (resource[file][file_data]=...)',
-      );
-    }
-    throw error;
-  }
-  if (body.kind !== 'json' && body.kind !== 'form') {
-    if (body.kind === 'xml') {
-      throw new AppError('unsupported_media_type', 'Resources take application/json or application/x-www-form-urlencoded, not XML');
-    }
-    throw new AppError('invalid', 'resource: required, e.g. {"resource": {"description": "…", "file": {"file_name", "file_data", "content_type"}}}');
-  }
-  const resource = (body.value as { resource?: unknown } | null)?.resource;
+function resourceFromBody(body: ResourceUpload): Record<string, unknown> {
+  const resource = body.kind === 'empty' ? undefined : (body.value as { resource?: unknown } | null)?.resource;
   if (!isObject(resource)) {
     throw new AppError('invalid', 'resource: required, e.g. {"resource": {"description": "…", "file": {"file_name", "file_data", "content_type"}}}');
   }
-  return { fields: resource, kind: body.kind };
+  return resource;
 }
 
 /**
@@ -80,25 +64,28 @@ function contentTypeText(value: unknown): string {
 }
 
 /**
- * The file's Base64 as sent, line breaks removed. In a form body a `+` not percent-encoded
- * arrives as a space, which Base64 never holds: it is turned back. Checked here, before it
- * crosses the bus: 400 when it is not Base64, 413 when it decodes to more than the limit.
+ * The file's bytes, decoded from its Base64 while the body was read (line breaks removed; in
+ * a form body a `+` not percent-encoded arrived as a space and was read as `+`). Checked
+ * here, before they cross the bus: 400 when the text was not Base64, 413 when it decodes to
+ * more than the limit.
  */
-function fileDataText(value: unknown, kind: BodyKind, maxFileBytes: number): string {
-  if (typeof value !== 'string') throw new AppError('invalid', 'file.file_data: required, the file\'s bytes in Base64');
-  const spaced = kind === 'form' ? value.replace(/ /g, '+') : value;
-  const base64 = /[\s]/.test(spaced) ? spaced.replace(/[\r\n\t ]/g, '') : spaced;
-  if (!isBase64(base64)) {
+function fileBytes(value: unknown, maxFileBytes: number): Buffer {
+  if (!(value instanceof Base64Decoder)) throw new AppError('invalid', 'file.file_data: required, the file\'s bytes in Base64');
+  if (!value.valid) {
     throw new AppError('invalid', 'file.file_data: not valid Base64 (A-Z, a-z, 0-9, +, / and = padding)');
   }
-  const size = base64DecodedLength(base64);
-  if (size > maxFileBytes) {
-    throw new AppError('too_large', `file.file_data: the file is ${size} bytes; the largest accepted is ${maxFileBytes} bytes`);
+  if (value.size > maxFileBytes) {
+    throw new AppError('too_large', `file.file_data: the file is ${value.size} bytes; the largest accepted is ${maxFileBytes} bytes`);
   }
-  return base64;
+  return value.bytes();
 }
 
-function filePayload(value: unknown, kind: BodyKind, maxFileBytes: number): ResourceFilePayload {
+interface FileUpload {
+  payload: ResourceFilePayload;
+  bytes: Buffer;
+}
+
+function fileUpload(value: unknown, maxFileBytes: number): FileUpload {
   if (!isObject(value)) {
     throw new AppError('invalid', 'file: must be an object {"file_name", "file_data", "content_type"}');
   }
@@ -106,11 +93,8 @@ function filePayload(value: unknown, kind: BodyKind, maxFileBytes: number): Reso
   if (typeof file.file_name !== 'string' || file.file_name === '') {
     throw new AppError('invalid', 'file.file_name: required, the file\'s name');
   }
-  return {
-    file_name: file.file_name,
-    content_type: contentTypeText(file.content_type),
-    file_data: fileDataText(file.file_data, kind, maxFileBytes),
-  };
+  const payload = { file_name: file.file_name, content_type: contentTypeText(file.content_type) };
+  return { payload, bytes: fileBytes(file.file_data, maxFileBytes) };
 }
 
 function descriptionText(value: unknown): string {
@@ -119,29 +103,42 @@ function descriptionText(value: unknown): string {
 }
 
 /** Resources API, spec 4.1. Mounted under /api, before the global body parser. */
-export function resourceRoutes({ send, authenticate, maxFileBytes }: ResourceRouteDeps): Router {
+export function resourceRoutes({ send, fetchWithAttachment, authenticate, maxFileBytes }: ResourceRouteDeps): Router {
   const router = Router();
-  const readBodyUpToLimit = readLimitedBody(
-    resourceBodyLimit(maxFileBytes),
-    () => `a resource file may be at most ${maxFileBytes} bytes`,
-  );
-  // Authenticated before a large body is read; read with the resources' own limit.
+  const bodyLimitBytes = resourceBodyLimit(maxFileBytes);
+  const readUpload = (req: Request) => readResourceUpload(req, { bodyLimitBytes, maxFileBytes });
+
+  // Create and update stream their bodies (authenticated first); registered before the
+  // catch-all below, which reads any other body whole, with the resources' own limit.
+  router.post('/resources{.json}', authenticate, async (req, res) => {
+    const fields = resourceFromBody(await readUpload(req));
+    if (fields['description'] === undefined) throw new AppError('invalid', 'description: required when creating a resource');
+    if (fields['file'] === undefined) throw new AppError('invalid', 'file: required when creating a resource');
+    const description = descriptionText(fields['description']);
+    const file = fileUpload(fields['file'], maxFileBytes);
+    const resource = await send<ResourceView>(req, resourceCommands.createResource, { description, file: file.payload }, file.bytes);
+    res.status(201).json({ resource });
+  });
+
+  router.put('/resources/:resourceId{.json}', authenticate, async (req, res) => {
+    const resourceId = pathId(req.params['resourceId'], 'Resource');
+    const fields = resourceFromBody(await readUpload(req));
+    const payload: { resourceId: number; description?: string; file?: ResourceFilePayload } = { resourceId };
+    if (fields['description'] !== undefined) payload.description = descriptionText(fields['description']);
+    let bytes: Buffer | undefined;
+    if (fields['file'] !== undefined) {
+      const file = fileUpload(fields['file'], maxFileBytes);
+      payload.file = file.payload;
+      bytes = file.bytes;
+    }
+    res.json({ resource: await send<ResourceView>(req, resourceCommands.updateResource, payload, bytes) });
+  });
+
+  const readBodyUpToLimit = readLimitedBody(bodyLimitBytes, () => `a resource file may be at most ${maxFileBytes} bytes`);
   router.all(['/resources{.:format}', '/resources/*rest'], authenticate, readBodyUpToLimit);
 
   router.get('/resources{.json}', async (req, res) => {
     res.json({ resources: await send<ResourceListItemView[]>(req, resourceCommands.listResources, {}) });
-  });
-
-  router.post('/resources{.json}', async (req, res) => {
-    const { fields, kind } = resourceFromBody(req);
-    if (fields['description'] === undefined) throw new AppError('invalid', 'description: required when creating a resource');
-    if (fields['file'] === undefined) throw new AppError('invalid', 'file: required when creating a resource');
-    const payload = {
-      description: descriptionText(fields['description']),
-      file: filePayload(fields['file'], kind, maxFileBytes),
-    };
-    const resource = await send<ResourceView>(req, resourceCommands.createResource, payload);
-    res.status(201).json({ resource });
   });
 
   router.get('/resources/:resourceId/describe{.json}', async (req, res) => {
@@ -151,16 +148,9 @@ export function resourceRoutes({ send, authenticate, maxFileBytes }: ResourceRou
 
   router.get('/resources/:resourceId', async (req, res) => {
     const resourceId = pathId(req.params['resourceId'], 'Resource');
-    sendResourceFile(res, await send<ResourceFileView>(req, resourceCommands.downloadResource, { resourceId }));
-  });
-
-  router.put('/resources/:resourceId{.json}', async (req, res) => {
-    const resourceId = pathId(req.params['resourceId'], 'Resource');
-    const { fields, kind } = resourceFromBody(req);
-    const payload: { resourceId: number; description?: string; file?: ResourceFilePayload } = { resourceId };
-    if (fields['description'] !== undefined) payload.description = descriptionText(fields['description']);
-    if (fields['file'] !== undefined) payload.file = filePayload(fields['file'], kind, maxFileBytes);
-    res.json({ resource: await send<ResourceView>(req, resourceCommands.updateResource, payload) });
+    const { value, attachment } = await fetchWithAttachment<ResourceFileView>(req, resourceCommands.downloadResource, { resourceId });
+    if (!attachment) throw new AppError('internal', 'The resources service answered a download without the file');
+    sendResourceFile(res, value, attachment);
   });
 
   router.delete('/resources/:resourceId{.json}', async (req, res) => {

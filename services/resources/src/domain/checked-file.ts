@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { base64DecodedLength, type ResourceFilePayload } from '@formcast/contracts';
+import type { ResourceFilePayload } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { allowedContentType } from './content-type';
 import { checkFileContent } from './file-content';
@@ -14,19 +14,19 @@ export interface FileRules {
 }
 
 /**
- * A file from a create or update, checked in order: its type is an allowed one (415), its
- * size is within the limit (413), its bytes are what the type claims (422; 400 for a
- * broken map overlay). Then what is derived from it: the spreadsheet summary, the
- * identifier and the digest. Nothing here is stored.
+ * A file from a create or update (its bytes are the command's attachment), checked in
+ * order: its type is an allowed one (415), its size is within the limit (413), its bytes
+ * are what the type claims (422; 400 for a broken map overlay). Then what is derived from
+ * it: the spreadsheet summary, the identifier and the digest. Nothing here is stored.
  */
-export async function checkFile(file: ResourceFilePayload, rules: FileRules): Promise<CheckedFile> {
+export async function checkFile(file: ResourceFilePayload, bytes: Buffer | undefined, rules: FileRules): Promise<CheckedFile> {
   const newId = rules.newId ?? randomUUID;
+  if (!bytes) throw new AppError('invalid', 'file.file_data: required, the file\'s bytes in Base64');
   const contentType = allowedContentType(file.content_type);
-  const size = base64DecodedLength(file.file_data);
+  const size = bytes.length;
   if (size > rules.maxFileBytes) {
     throw new AppError('too_large', `file.file_data: the file is ${size} bytes; the largest accepted is ${rules.maxFileBytes} bytes`);
   }
-  const bytes = Buffer.from(file.file_data, 'base64');
   const facts = await checkFileContent(contentType, bytes);
   let contentSummary: CheckedFile['contentSummary'] = [];
   if (facts.isSpreadsheet) {

@@ -4,12 +4,13 @@ import { fromBufferPromise, type Entry } from 'yauzl';
 export const maxPackageEntries = 10_000;
 /**
  * The most a workbook's sheets and shared strings may declare to inflate to. The summary
- * reads them streaming (a sheet may pass through a temporary file, the shared strings are
- * kept in memory), so this bounds what a small archive can make the service inflate. Far
- * above real workbooks of the default size limit.
+ * reads them streaming and stops early (a sheet after its first row, the shared strings
+ * after the last one that row uses), so memory stays small whatever they declare; this
+ * bounds the inflating a small archive can make the service do. Far above real workbooks
+ * of the default size limit.
  */
 export const maxInflatedWorkbookBytes = 2 * 1024 * 1024 * 1024;
-/** The shared strings are held in memory whole: a tighter bound for them alone. */
+/** The shared strings may be read to their end (a header using the last one): a tighter bound for them alone. */
 export const maxSharedStringsBytes = 256 * 1024 * 1024;
 
 /** Whether the summary of a workbook with these entries stays within the bounds above. */

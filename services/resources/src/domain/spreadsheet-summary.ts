@@ -1,11 +1,11 @@
-import ExcelJS from 'exceljs';
-import type { ContentColumn, ContentTable } from './records';
-import { workbookPartsStream } from './workbook-archive';
-
-/** What exceljs's streaming reader gives for one sheet (its typings omit the name). */
-interface StreamedSheet extends AsyncIterable<ExcelJS.Row> {
-  name: string;
-}
+import type { Readable } from 'node:stream';
+import { maxInflatedWorkbookBytes } from './office-package';
+import type { ContentTable } from './records';
+import { openArchiveParts, type ArchiveParts } from './spreadsheet/archive-parts';
+import { readFirstRow, type HeaderCell } from './spreadsheet/first-row';
+import { maxSummaryChars, maxSummaryColumns, TextBudget } from './spreadsheet/limits';
+import { pickSharedStrings } from './spreadsheet/shared-strings';
+import { readWorkbookLayout, type WorkbookLayout } from './spreadsheet/workbook-sheets';
 
 /** `test_resource.xlsx` → `test_resource`: the last extension goes, and any folder part. */
 export function fileBaseName(fileName: string): string {
@@ -14,80 +14,67 @@ export function fileBaseName(fileName: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
-/** A header cell as text: strings as they are, numbers and dates written out, formulas by result. */
-export function cellText(value: ExcelJS.CellValue | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return value.toISOString();
-  if ('richText' in value) return value.richText.map((run) => run.text).join('');
-  if ('error' in value) return String(value.error);
-  if ('hyperlink' in value) return cellText(value.text as ExcelJS.CellValue);
-  if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
-  return '';
-}
-
 /**
- * The header row's columns: each non-blank cell of the first row, numbered by its position
- * in the sheet (A = 1), an id for each from `newId`.
- */
-function headerColumns(row: ExcelJS.Row | undefined, newId: () => string): ContentColumn[] {
-  const columns: ContentColumn[] = [];
-  row?.eachCell({ includeEmpty: false }, (cell, number) => {
-    const name = cellText(cell.value);
-    if (name.trim() !== '') columns.push({ name, number, id: newId() });
-  });
-  return columns;
-}
-
-/**
- * `generated_content_summary` of an .xlsx file: one table per sheet, in workbook order,
- * named `<file name without extension>.<sheet name>`, its columns from the sheet's first
- * row. Read with exceljs's streaming reader, fed the parts it needs in the order it needs
- * them (see workbookPartsStream): each sheet is parsed only up to its first row, so a large
- * sheet is never held in memory nor written to disk. Throws when the workbook cannot be read.
+ * `generated_content_summary` of an .xlsx file: one table per worksheet, in workbook
+ * order, named `<file name without extension>.<sheet name>`, its columns the non-blank
+ * cells of the sheet's first row, numbered by position (A = 1), an id for each from
+ * `newId`. Each sheet is inflated and parsed only up to the end of its first row, and the
+ * shared strings only up to the last one those rows use, keeping no other string: memory
+ * does not grow with the file. Nothing is written to disk. Throws when the workbook cannot
+ * be read (see spreadsheet/ for what counts as malformed, and limits.ts for the bounds).
  */
 export async function summarizeSpreadsheet(fileName: string, bytes: Buffer, newId: () => string): Promise<ContentTable[]> {
-  const parts = await workbookPartsStream(bytes);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(parts.stream, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    hyperlinks: 'ignore',
-    styles: 'ignore',
-    entries: 'ignore',
-  });
-  return Promise.race([readTables(reader, fileBaseName(fileName), newId), parts.failure]);
-}
+  const parts = await openArchiveParts(bytes);
+  try {
+    const layout = await readWorkbookLayout(parts);
+    checkInflatedSize(parts, layout);
+    const collected = new TextBudget(maxSummaryChars, 'the texts read from the workbook');
+    const firstRows: HeaderCell[][] = [];
+    for (const sheet of layout.sheets) firstRows.push(await readFirstRow(await openPart(parts, sheet.part), collected));
+    const strings = await sharedStringsOf(parts, layout, firstRows, collected);
 
-async function readTables(reader: ExcelJS.stream.xlsx.WorkbookReader, base: string, newId: () => string): Promise<ContentTable[]> {
-  const tables: ContentTable[] = [];
-  for await (const sheet of reader as AsyncIterable<unknown> as AsyncIterable<StreamedSheet>) {
-    let firstRow: ExcelJS.Row | undefined;
-    for await (const row of sheet) {
-      firstRow = row;
-      break; // the rest of the sheet is drained without being parsed
-    }
-    const sheetName = String(sheet.name);
-    tables.push({ tableName: `${base}.${sheetName}`, sheetName, id: newId(), columns: headerColumns(firstRow, newId) });
+    const given = new TextBudget(maxSummaryChars, 'the summary texts');
+    let columnCount = 0;
+    const base = fileBaseName(fileName);
+    return layout.sheets.map((sheet, index): ContentTable => {
+      given.spend(sheet.name.length);
+      const table: ContentTable = { tableName: `${base}.${sheet.name}`, sheetName: sheet.name, id: newId(), columns: [] };
+      for (const cell of firstRows[index] ?? []) {
+        const name = 'text' in cell ? cell.text : (strings.get(cell.sharedString) ?? '');
+        if (name.trim() === '') continue;
+        given.spend(name.length);
+        if (++columnCount > maxSummaryColumns) throw new Error(`the workbook has more than ${maxSummaryColumns} header columns`);
+        table.columns.push({ name, number: cell.column, id: newId() });
+      }
+      return table;
+    });
+  } finally {
+    parts.close();
   }
-  return inWorkbookOrder(tables, sheetOrder(reader));
 }
 
-/** Sheet names in the workbook's order, once `xl/workbook.xml` has been read. */
-function sheetOrder(reader: unknown): string[] {
-  const sheets = (reader as { model?: { sheets?: Array<{ name?: unknown }> } }).model?.sheets ?? [];
-  return sheets.map((sheet) => String(sheet.name));
+/** The texts of the shared strings the first rows refer to, read only if any does. */
+async function sharedStringsOf(parts: ArchiveParts, layout: WorkbookLayout, firstRows: HeaderCell[][], budget: TextBudget): Promise<Map<number, string>> {
+  const indices = new Set<number>();
+  for (const cell of firstRows.flat()) if ('sharedString' in cell) indices.add(cell.sharedString);
+  if (indices.size === 0) return new Map();
+  if (!layout.sharedStrings) throw new Error('a cell refers to a shared string; the workbook has none');
+  return pickSharedStrings(await openPart(parts, layout.sharedStrings), indices, budget);
 }
 
-/** The reader meets sheets in archive order; the workbook's own order is what people see. */
-function inWorkbookOrder(tables: ContentTable[], order: string[]): ContentTable[] {
-  const rank = (table: ContentTable) => {
-    const index = order.indexOf(table.sheetName);
-    return index === -1 ? order.length : index;
-  };
-  return tables
-    .map((table, index) => ({ table, index }))
-    .sort((a, b) => rank(a.table) - rank(b.table) || a.index - b.index)
-    .map(({ table }) => table);
+async function openPart(parts: ArchiveParts, name: string): Promise<Readable> {
+  const entry = parts.find(name);
+  if (!entry) throw new Error(`the archive has no ${name}`);
+  return parts.open(entry);
+}
+
+/**
+ * The parts the summary may inflate, as their central directory entries declare them,
+ * are held to the bound the content check applies to `xl/worksheets/`: sheets may live
+ * elsewhere. (yauzl holds each part to its declared size.)
+ */
+function checkInflatedSize(parts: ArchiveParts, layout: WorkbookLayout): void {
+  const names = [...layout.sheets.map((sheet) => sheet.part), ...(layout.sharedStrings ? [layout.sharedStrings] : [])];
+  const declared = names.reduce((sum, name) => sum + (parts.find(name)?.uncompressedSize ?? 0), 0);
+  if (declared > maxInflatedWorkbookBytes) throw new Error(`the sheets and shared strings declare more than ${maxInflatedWorkbookBytes} bytes`);
 }

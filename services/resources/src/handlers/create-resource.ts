@@ -11,6 +11,6 @@ export const createResource =
   async (command): Promise<ResourceView> => {
     const orgId = requireOrgId(command);
     const { description, file } = parsePayload(createResourcePayload, command.payload);
-    const checked = await checkFile(file, fileRules);
+    const checked = await checkFile(file, command.attachment, fileRules);
     return toResourceView(await store.createResource(orgId, { description, file: checked }, command.id));
   };

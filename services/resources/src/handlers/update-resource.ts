@@ -13,6 +13,9 @@ export const updateResource =
   async (command): Promise<ResourceView> => {
     const orgId = requireOrgId(command);
     const { resourceId, description, file } = parsePayload(updateResourcePayload, command.payload);
+    if (file === undefined && command.attachment !== undefined) {
+      throw new AppError('invalid', 'file: the bytes came without the file\'s name and content_type');
+    }
     if (description === undefined && file === undefined) {
       throw new AppError('invalid', 'resource: give the description, the file, or both, to change');
     }
@@ -20,6 +23,6 @@ export const updateResource =
     if (!(await store.getResource(orgId, resourceId))) throw resourceNotFound(resourceId);
     const patch: ResourcePatch = {};
     if (description !== undefined) patch.description = description;
-    if (file !== undefined) patch.file = await checkFile(file, fileRules);
+    if (file !== undefined) patch.file = await checkFile(file, command.attachment, fileRules);
     return toResourceView(await store.updateResource(orgId, resourceId, patch, command.id));
   };

@@ -1,5 +1,4 @@
 import { connectMongo } from '@formcast/storage';
-import { MongoResourceStore } from './mongo-resource-store';
 import type { ResourceStore } from './resource-store';
 import { SqliteResourceStore } from './sqlite-resource-store';
 
@@ -17,6 +16,8 @@ export interface ResourceStoreSettings {
 /** The adapter the settings ask for, connected and with its schema in place. */
 export async function openResourceStore(settings: ResourceStoreSettings): Promise<ResourceStore> {
   if (settings.mongoUrl) {
+    // Loaded only here: a process on SQLite never loads the Mongo adapter, its models or mongoose.
+    const { MongoResourceStore } = loadMongoAdapter();
     const connection = await connectMongo(settings.mongoUrl, {
       dbName: settings.mongoDbName ?? 'resources',
       autoIndex: settings.mongoAutoIndex ?? true,
@@ -24,4 +25,12 @@ export async function openResourceStore(settings: ResourceStoreSettings): Promis
     return new MongoResourceStore(connection);
   }
   return new SqliteResourceStore(settings.sqliteFile);
+}
+
+/**
+ * `require`, not `import()`: tsc keeps `import()` as Node's own in this CommonJS output, where a
+ * relative path needs its `.js` extension, which jest (running the `.ts` sources) cannot resolve.
+ */
+function loadMongoAdapter(): typeof import('./mongo-resource-store') {
+  return require('./mongo-resource-store') as typeof import('./mongo-resource-store');
 }

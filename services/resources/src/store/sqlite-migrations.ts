@@ -39,4 +39,22 @@ export const resourceMigrations: Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // Files in chunks of at most `fileChunkBytes`: a file stored as one value made SQLite
+    // hold about three copies of it while writing (the bound value, the record, its pages).
+    // Files already stored become one chunk each.
+    version: 3,
+    up: `
+      CREATE TABLE resource_file_chunks (
+        resource_id INTEGER NOT NULL,
+        org_id INTEGER NOT NULL,
+        seq INTEGER NOT NULL, -- from 0; the file is the chunks in this order
+        bytes BLOB NOT NULL,
+        PRIMARY KEY (resource_id, seq),
+        FOREIGN KEY (org_id, resource_id) REFERENCES resources (org_id, id) ON DELETE CASCADE
+      ) STRICT;
+      INSERT INTO resource_file_chunks (resource_id, org_id, seq, bytes) SELECT resource_id, org_id, 0, bytes FROM resource_files;
+      DROP TABLE resource_files;
+    `,
+  },
 ];

@@ -13,10 +13,13 @@ import { toResource, type ResourceRow } from './sqlite-resource-rows';
 
 /**
  * The resources store on SQLite (embedded mode): metadata in `resources`, bytes in the
- * `resource_files` BLOB table. better-sqlite3 is synchronous, so each method runs to
+ * `resource_file_chunks` BLOB table, in chunks of `fileChunkBytes`. better-sqlite3 is synchronous, so each method runs to
  * completion before another starts; writes still go through IMMEDIATE transactions so a
  * second process on the same file can never interleave with them.
  */
+/** Written one at a time, so SQLite never holds more than this of a file at once. */
+export const fileChunkBytes = 1024 * 1024;
+
 export class SqliteResourceStore implements ResourceStore {
   private readonly db: SqliteDatabase;
   private readonly sql: SqliteQueries;
@@ -48,12 +51,13 @@ export class SqliteResourceStore implements ResourceStore {
   async readResourceFile(orgId: number, resourceId: number): Promise<{ resource: Resource; bytes: Buffer } | null> {
     return this.sql.read(() => {
       const row = this.resourceRow(orgId, resourceId);
-      const file = this.sql.get<{ bytes: Buffer }>(
-        'SELECT bytes FROM resource_files WHERE org_id = ? AND resource_id = ?',
+      if (!row) return null;
+      const chunks = this.sql.all<{ bytes: Buffer }>(
+        'SELECT bytes FROM resource_file_chunks WHERE org_id = ? AND resource_id = ? ORDER BY seq',
         orgId,
         resourceId,
       );
-      return row && file ? { resource: toResource(row), bytes: file.bytes } : null;
+      return { resource: toResource(row), bytes: chunks.length === 1 ? chunks[0]!.bytes : Buffer.concat(chunks.map((chunk) => chunk.bytes)) };
     });
   }
 
@@ -85,7 +89,7 @@ export class SqliteResourceStore implements ResourceStore {
         createdAt,
         createdAt,
       );
-      this.sql.run('INSERT INTO resource_files (resource_id, org_id, bytes) VALUES (?, ?, ?)', id, orgId, file.bytes);
+      this.writeFile(orgId, id, file.bytes);
       return this.requireResource(orgId, id);
     });
   }
@@ -118,16 +122,31 @@ export class SqliteResourceStore implements ResourceStore {
           orgId,
           resourceId,
         );
-        this.sql.run('UPDATE resource_files SET bytes = ? WHERE org_id = ? AND resource_id = ?', file.bytes, orgId, resourceId);
+        this.sql.run('DELETE FROM resource_file_chunks WHERE org_id = ? AND resource_id = ?', orgId, resourceId);
+        this.writeFile(orgId, resourceId, file.bytes);
       }
       return this.requireResource(orgId, resourceId);
     });
   }
 
+  /** Inside the caller's transaction. An empty file is one empty chunk, so a file always has one. */
+  private writeFile(orgId: number, resourceId: number, bytes: Buffer): void {
+    let seq = 0;
+    for (let offset = 0; offset < bytes.length || seq === 0; offset += fileChunkBytes, seq++) {
+      this.sql.run(
+        'INSERT INTO resource_file_chunks (resource_id, org_id, seq, bytes) VALUES (?, ?, ?, ?)',
+        resourceId,
+        orgId,
+        seq,
+        bytes.subarray(offset, offset + fileChunkBytes),
+      );
+    }
+  }
+
   async deleteResource(orgId: number, resourceId: number): Promise<void> {
     this.sql.write(() => {
       if (!this.resourceRow(orgId, resourceId)) throw resourceNotFound(resourceId);
-      // The file row goes with it (ON DELETE CASCADE).
+      // Its file chunks go with it (ON DELETE CASCADE).
       this.sql.run('DELETE FROM resources WHERE org_id = ? AND id = ?', orgId, resourceId);
     });
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connectMongo } from '@formcast/storage';
 import { describeWithMongo, uniqueName } from '@formcast/testing';
-import { MongoResourceStore, resourceFilesBucket } from '../../src/store';
+import { MongoResourceStore, resourceFilesBucket } from '../../src/store/mongo-resource-store';
 import { describeResourceStoreContract } from './resource-store.contract';
 
 describeWithMongo('MongoResourceStore', (mongo) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { openSqlite } from '@formcast/storage';
 import { uniqueName } from '@formcast/testing';
 import { SqliteResourceStore, openResourceStore, resourceMigrations } from '../../src/store';
+import { fileChunkBytes } from '../../src/store/sqlite-resource-store';
 import { describeResourceStoreContract } from './resource-store.contract';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'resource-store-'));
@@ -51,18 +52,48 @@ describe('SqliteResourceStore on a file, closed and reopened', () => {
     }
   });
 
-  it('removes the bytes with the resource (no orphan BLOB rows)', async () => {
+  const fileOf = (bytes: Buffer) => ({ originalFilename: 'a', contentType: 'text/plain', bytes, sha256: 'x', identifier: randomUUID(), contentSummary: [] });
+  const chunkCount = (db: ReturnType<typeof openSqlite>) => (db.prepare('SELECT COUNT(*) AS n FROM resource_file_chunks').get() as { n: number }).n;
+
+  it('keeps a file in chunks of fileChunkBytes, replaced on update and removed with the resource', async () => {
     const db = openSqlite(':memory:', resourceMigrations);
     const store = new SqliteResourceStore(db);
-    const created = await store.createResource(
-      5,
-      { description: '', file: { originalFilename: 'a', contentType: 'text/plain', bytes: Buffer.from('a'), sha256: 'x', identifier: randomUUID(), contentSummary: [] } },
-      randomUUID(),
-    );
-    expect(db.prepare('SELECT COUNT(*) AS n FROM resource_files').get()).toEqual({ n: 1 });
+    const large = Buffer.from(Array.from({ length: 2 * fileChunkBytes + 5 }, (_, i) => i % 251));
+    const created = await store.createResource(5, { description: '', file: fileOf(large) }, randomUUID());
+    expect(chunkCount(db)).toBe(3);
+    expect((await store.readResourceFile(5, created.id))?.bytes.equals(large)).toBe(true);
+
+    await store.updateResource(5, created.id, { file: fileOf(Buffer.from('small')) }, randomUUID());
+    expect(chunkCount(db)).toBe(1);
+    expect((await store.readResourceFile(5, created.id))?.bytes.toString()).toBe('small');
+
+    await store.updateResource(5, created.id, { file: fileOf(Buffer.alloc(0)) }, randomUUID());
+    expect((await store.readResourceFile(5, created.id))?.bytes.length).toBe(0);
+
     await store.deleteResource(5, created.id);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM resource_files').get()).toEqual({ n: 0 });
+    expect(chunkCount(db)).toBe(0);
     await store.close();
+  });
+
+  it('moves files stored whole by the earlier schema into chunks', async () => {
+    const file = newDatabaseFile();
+    const earlier = openSqlite(file, resourceMigrations.filter((migration) => migration.version <= 2));
+    earlier
+      .prepare(
+        `INSERT INTO resources (id, org_id, original_filename, description, content_type, version, identifier, byte_size, sha256,
+                                content_summary, command_id, created_at, updated_at)
+         VALUES (1, 5, 'old.txt', '', 'text/plain', 0, 'id-1', 9, 'x', '[]', 'c-1', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`,
+      )
+      .run();
+    earlier.prepare('INSERT INTO resource_files (resource_id, org_id, bytes) VALUES (1, 5, ?)').run(Buffer.from('old bytes'));
+    earlier.close();
+
+    const store = new SqliteResourceStore(file);
+    try {
+      expect((await store.readResourceFile(5, 1))?.bytes.toString()).toBe('old bytes');
+    } finally {
+      await store.close();
+    }
   });
 });
 
