@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { createBus, type Bus } from '@formcast/bus';
-import { createGatewayApp } from '@formcast/gateway';
+import { closeServer, createGatewayApp, listenOn } from '@formcast/gateway';
 import { describeAdapters, Lifecycle, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
 import { resolveAdminToken } from './admin-token';
 import { serviceStarters } from './service-starters';
@@ -22,7 +21,7 @@ export async function startEmbedded(
   const lifecycle = new Lifecycle(logger);
   const adminToken = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
 
-  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger });
+  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'formcast', prefix: settings.AMQP_PREFIX });
   const services: RunningService[] = [];
   for (const start of options.starters ?? serviceStarters) {
     const service = await start({ bus, settings, logger });
@@ -45,23 +44,12 @@ export async function startEmbedded(
       return true;
     },
   });
-  const server = await listen(app, settings.PORT);
+  const server = await listenOn(app, settings.PORT).catch(async (error: unknown) => {
+    await lifecycle.stop(); // what started so far, so a failed start leaves nothing running
+    throw error;
+  });
   lifecycle.onStop('http server', () => closeServer(server));
   const port = (server.address() as AddressInfo).port;
   logger.info({ port, adapters: describeAdapters(settings) }, 'formcast is listening');
   return { port, adminToken, lifecycle, stop: () => lifecycle.stop() };
-}
-
-function listen(app: import('express').Express, port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, (error?: Error) => (error ? reject(error) : resolve(server)));
-  });
-}
-
-/** Stops accepting connections, lets in-flight requests finish, closes idle keep-alives. */
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeIdleConnections();
-  });
 }

@@ -1,7 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer, type Server } from 'node:net';
 import { createLogger, parseSettings } from '@formcast/platform';
+import { deleteTestTopology, uniqueName } from '@formcast/testing';
+import { connect } from 'amqplib';
 import { startEmbedded } from '../src/start-embedded';
 
 const logger = createLogger({ level: 'silent' });
@@ -60,6 +63,41 @@ describe('embedded mode', () => {
       expect(names).toEqual(['Default', 'Survivors']);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('fails to start with a message naming PORT when the port is taken, and starts on the same DATA_DIR afterwards', async () => {
+    const taken = await new Promise<Server>((resolve) => {
+      const server = createServer().listen(0, '0.0.0.0', () => resolve(server));
+    });
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(startEmbedded(parseSettings({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_TOKEN: 'a'.repeat(32) }), logger)).rejects.toThrow(
+        `Cannot serve HTTP on PORT ${port}`,
+      );
+    } finally {
+      taken.close();
+    }
+    const again = await startEmbedded({ ...settings(), ADMIN_TOKEN: 'a'.repeat(32) }, logger);
+    await again.stop();
+  });
+
+  it('puts its RabbitMQ queues under AMQP_PREFIX when it runs on AMQP_URL', async () => {
+    const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+    const prefix = uniqueName('embedded_prefix');
+    const system = await startEmbedded(
+      parseSettings({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_TOKEN: 'b'.repeat(32), AMQP_URL: amqpUrl, AMQP_PREFIX: prefix }),
+      logger,
+    );
+    const connection = await connect(amqpUrl);
+    try {
+      const channel = await connection.createChannel();
+      await expect(channel.checkQueue(`${prefix}.directory.commands`)).resolves.toMatchObject({ consumerCount: 1 });
+      await expect(channel.checkQueue(`${prefix}.push.commands`)).resolves.toMatchObject({ consumerCount: 1 });
+    } finally {
+      await connection.close();
+      await system.stop();
+      await deleteTestTopology(amqpUrl, prefix, ['directory', 'resources', 'push', 'notifier', 'gateway']);
     }
   });
 });
