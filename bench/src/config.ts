@@ -24,8 +24,10 @@ export const benchDist = join(benchRoot, 'dist', 'bench', 'src');
 export const config = {
   amqpUrl: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  /** Seconds of load per measured HTTP scenario. */
-  durationS: numberFromEnv('BENCH_DURATION', 10),
+  /** Seconds of load per measured HTTP scenario (per round for A1, S1, A2, S2). */
+  durationS: numberFromEnv('BENCH_DURATION', 8),
+  /** Rounds of A1, S1, A2, S2 (each scenario's rounds are combined into one result). */
+  rounds: numberFromEnv('BENCH_ROUNDS', 2),
   /** Seconds of unmeasured load before each measured one. */
   warmupS: numberFromEnv('BENCH_WARMUP', 3),
   /** Concurrent connections of the load generator for A1, A2, S1, S2. */

@@ -29,10 +29,12 @@ export interface LoadResult {
   failed: number;
   statuses: Record<string, number>;
   seconds: number;
+  /** Every answer's latency, ms, for combining runs. */
+  latencies: LatencyLog;
 }
 
 /** Latencies in ms, kept whole (autocannon's histogram rounds to 1 ms; these keep microseconds). */
-class LatencyLog {
+export class LatencyLog {
   private values = new Float64Array(1 << 16);
   private size = 0;
 
@@ -50,6 +52,10 @@ class LatencyLog {
     const sorted = this.values.slice(0, this.size).sort();
     const index = Math.min(this.size - 1, Math.max(0, Math.ceil((p / 100) * this.size) - 1));
     return sorted[index]!;
+  }
+
+  addAll(other: LatencyLog): void {
+    for (let i = 0; i < other.size; i++) this.add(other.values[i]!);
   }
 
   max(): number {
@@ -92,16 +98,7 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
         }
         const seconds = Number(lastResponseAt - (firstResponseAt ?? started)) / 1e9 || result.duration;
         const failed = result.errors + result.timeouts + Object.entries(statuses).reduce((s, [code, count]) => s + (expected(Number(code)) ? 0 : count), 0);
-        resolve({
-          requestsPerSecond: ok / Math.max(seconds, 1e-9),
-          p50Ms: latencies.percentile(50),
-          p99Ms: latencies.percentile(99),
-          maxMs: latencies.max(),
-          ok,
-          failed,
-          statuses,
-          seconds,
-        });
+        resolve(resultOf({ ok, failed, statuses, seconds, latencies }));
       },
     );
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
@@ -115,4 +112,33 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
       }
     });
   });
+}
+
+/** Several runs of one scenario as one: answers over seconds, percentiles over every answer. */
+export function combine(results: LoadResult[]): LoadResult {
+  const latencies = new LatencyLog();
+  const statuses: Record<string, number> = {};
+  let ok = 0;
+  let failed = 0;
+  let seconds = 0;
+  for (const result of results) {
+    latencies.addAll(result.latencies);
+    for (const [code, count] of Object.entries(result.statuses)) statuses[code] = (statuses[code] ?? 0) + count;
+    ok += result.ok;
+    failed += result.failed;
+    seconds += result.seconds;
+  }
+  return resultOf({ ok, failed, statuses, seconds, latencies });
+}
+
+/** The rate and percentiles of what was counted. */
+function resultOf(counted: Pick<LoadResult, 'ok' | 'failed' | 'statuses' | 'seconds' | 'latencies'>): LoadResult {
+  const { ok, seconds, latencies } = counted;
+  return {
+    ...counted,
+    requestsPerSecond: ok / Math.max(seconds, 1e-9),
+    p50Ms: latencies.percentile(50),
+    p99Ms: latencies.percentile(99),
+    maxMs: latencies.max(),
+  };
 }

@@ -18,10 +18,10 @@ import {
   type Child,
 } from './children';
 import { benchDist, config, repoRoot, resultsDir, targets } from './config';
-import { runLoad, type LoadResult, type LoadSpec } from './load';
+import { combine, runLoad, type LoadResult, type LoadSpec } from './load';
 import { renderMarkdown, type ProcessMemory, type Row } from './report';
 import { oneshotBody, pushPath } from './request-shape';
-import { deleteRedisKeys, deleteTopology, startDistributedSystem, startEmbeddedSystem, type System } from './systems';
+import { deleteTopology, startDistributedSystem, startEmbeddedSystem, startStandInNotifier, type System } from './systems';
 import { writeWorkbook } from './xlsx';
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
@@ -95,8 +95,28 @@ function cpuWatch(children: Child[], infrastructure: Array<[string, number[]]>):
   return [...children.map((c): [string, number[]] => [c.name.replace(/^(distributed|anchor)-/, ''), [c.pid]]), ...infrastructure, ['load generator', [process.pid]]];
 }
 
+type Measured = LoadResult & { cpuTicks: Map<string, number> };
+
+/** CPU a request, by process: "gateway 530, RabbitMQ 430" (µs; under 5 left out). */
+function cpuPerRequest(result: Measured): string | undefined {
+  if (result.cpuTicks.size === 0) return undefined;
+  return [...result.cpuTicks]
+    .map(([name, ticks]): [string, number] => [name, (ticks * 10_000) / Math.max(result.ok, 1)])
+    .filter(([, us]) => us >= 5)
+    .map(([name, us]) => `${name} ${Math.round(us).toLocaleString('en-US')}`)
+    .join(', ');
+}
+
+/** Rounds of one scenario as one measurement. */
+function combineMeasured(results: Measured[]): LoadResult & { cpu?: string } {
+  const cpuTicks = new Map<string, number>();
+  for (const result of results) for (const [name, ticks] of result.cpuTicks) cpuTicks.set(name, (cpuTicks.get(name) ?? 0) + ticks);
+  const combined = { ...combine(results), cpuTicks };
+  return { ...combined, cpu: cpuPerRequest(combined) };
+}
+
 /** A warm-up load, then the measured one, inside a memory phase and a foreign-CPU window. */
-async function measure(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = []): Promise<LoadResult & { cpu?: string }> {
+async function measureOnce(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = []): Promise<Measured> {
   if (config.warmupS > 0 && !spec.amount) await runLoad({ ...spec, durationS: config.warmupS });
   return bench.memory.phase(
     label,
@@ -105,19 +125,19 @@ async function measure(bench: Bench, label: string, spec: LoadSpec, watch: CpuWa
       const ticks = (pids: number[]) => pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
       const before = watch.map(([, pids]) => ticks(pids));
       const result = await runLoad(spec);
-      const cpu = watch
-        .map(([name, pids], i): [string, number] => [name, ((ticks(pids) - before[i]!) * 10_000) / Math.max(result.ok, 1)])
-        .filter(([, us]) => us >= 5)
-        .map(([name, us]) => `${name} ${Math.round(us).toLocaleString('en-US')}`)
-        .join(', ');
+      const cpuTicks = new Map(watch.map(([name, pids], i) => [name, ticks(pids) - before[i]!]));
       bench.foreign.end();
       log(
         `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms` +
           (result.failed > 0 ? `, ${result.failed} failed (${JSON.stringify(result.statuses)})` : ''),
       );
-      return { ...result, ...(watch.length > 0 ? { cpu } : {}) };
+      return { ...result, cpuTicks };
     },
   );
+}
+
+async function measure(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = []): Promise<LoadResult & { cpu?: string }> {
+  return combineMeasured([await measureOnce(bench, label, spec, watch)]);
 }
 
 function pushLoad(origin: string, org: Pick<BenchOrganization, 'authorization' | 'formNamespace' | 'deviceIdentifiers'>, durationS = config.durationS): LoadSpec {
@@ -322,10 +342,12 @@ async function main(): Promise<void> {
     log('starting embedded mode and distributed mode');
     const embedded = await startEmbeddedSystem();
     stops.push(() => embedded.stop());
-    const distributed = await startDistributedSystem({ prefix, redisPrefix, fcmPort });
+    const distributed = await startDistributedSystem({ prefix, redisPrefix });
     stops.push(() => distributed.stop());
-    stops.push(() => deleteRedisKeys(redisPrefix));
-    bench.memory.add(a1, a2, consumer, ...embedded.processes, ...distributed.processes);
+    const s5Prefix = `${runId}_s5`;
+    const s5Notifier = await startStandInNotifier({ prefix: s5Prefix, redisPrefix: `${s5Prefix}:`, fcmPort });
+    stops.push(() => s5Notifier.stop());
+    bench.memory.add(a1, a2, consumer, ...embedded.processes, ...distributed.processes, s5Notifier.child);
 
     log(`setting up organizations (${config.devices} devices each for S1/S2)`);
     const [s1Org, s2Org, s3Org, s4Org, s4dOrg] = await Promise.all([
@@ -346,11 +368,20 @@ async function main(): Promise<void> {
     // (JIT); without this, the first scenario (A1) would be measured slow.
     log('warming up the load generator');
     await runLoad({ ...pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), durationS: 8 });
+    // In rounds (A1, S1, A2, S2, then again), each scenario's rounds taken as one
+    // measurement: a slow spell of the machine then weighs on anchors and scenarios alike.
     const infra = infrastructureByName();
-    const resultA1 = await measure(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], []));
-    const resultS1 = await measure(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, []));
-    const resultA2 = await measure(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra));
-    const resultS2 = await measure(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra));
+    const rounds: Record<'A1' | 'S1' | 'A2' | 'S2', Measured[]> = { A1: [], S1: [], A2: [], S2: [] };
+    for (let round = 1; round <= config.rounds; round++) {
+      rounds.A1.push(await measureOnce(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], [])));
+      rounds.S1.push(await measureOnce(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, [])));
+      rounds.A2.push(await measureOnce(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra)));
+      rounds.S2.push(await measureOnce(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra)));
+    }
+    const resultA1 = combineMeasured(rounds.A1);
+    const resultS1 = combineMeasured(rounds.S1);
+    const resultA2 = combineMeasured(rounds.A2);
+    const resultS2 = combineMeasured(rounds.S2);
     rows.push(anchorRow('A1', 'bare express, 202', resultA1));
     rows.push(anchorRow('A2', 'express + amqplib direct reply-to round trip', resultA2));
     rows.push(ratioRow('S1', `embedded: POST /clients/<device>/oneshots.json, ${config.devices} devices`, resultS1, resultA1, 'A1'));
@@ -411,11 +442,10 @@ async function main(): Promise<void> {
     }
 
     // --- S5: the notifier ------------------------------------------------------------------
-    const notifier = distributed.processes.find((c) => c.name === 'distributed-notifier')!;
-    const s5 = await notifierScenario(bench, prefix, standIn, notifier, config.notifierEvents);
+    const s5 = await notifierScenario(bench, s5Prefix, standIn, s5Notifier.child, config.notifierEvents);
     rows.push({
       id: 'S5',
-      scenario: `notifier (distributed, Redis badges): ${config.notifierEvents.toLocaleString('en-US')} \`created\` events → FCM stand-in`,
+      scenario: `notifier process (Redis badges): ${config.notifierEvents.toLocaleString('en-US')} \`created\` events → FCM stand-in`,
       rate: s5.rate,
       rateUnit: 'notifications/s',
       target: `≥ ${targets.notificationsPerSecond.toLocaleString('en-US')}/s`,
@@ -430,12 +460,12 @@ async function main(): Promise<void> {
     const context = [
       `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, run ${runId}, ${((Date.now() - runStarted) / 1000).toFixed(0)} s in all`,
       `${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, Node ${process.version}; load generator autocannon in the bench process, on the same machine; everything on 127.0.0.1`,
-      `A1, A2, S1, S2: ${config.connections} connections, ${config.warmupS} s warm-up then ${config.durationS} s; S3: ${config.listConnections} connections, ${config.listDurationS} s; p50/p99 from every answer's own latency (µs resolution)`,
+      `A1, A2, S1, S2: ${config.connections} connections, ${config.rounds} rounds of ${config.warmupS} s warm-up then ${config.durationS} s, each scenario's rounds combined; S3: ${config.listConnections} connections, ${config.listDurationS} s; p50/p99 from every answer's own latency (µs resolution)`,
       `services at LOG_LEVEL=${config.logLevel} (access log per request), logs to files; S1/S2 devices have no push token (no notification per push; S5 measures notifications)`,
       `machine load average at start ${loadAtStart.map((v) => v.toFixed(2)).join(' / ')}; CPU used by processes other than the bench, its children, RabbitMQ and Redis during measurements: ${(foreignShare * 100).toFixed(0)}% of the machine${foreignShare > 0.1 ? ' (busy: treat absolute numbers with care; ratios share the noise)' : ' (quiet)'}`,
     ];
     notes.push(
-      'Distributed mode runs each service from its dist/ code through bench/src/servers/service.ts, which is main.ts plus a topology prefix of the run\'s own, a Redis key prefix for the notifier and the FCM stand-in as its FCM endpoint.',
+      'Distributed mode: each process is `services/<name>/dist/main.js` (`npm run start:<name>`) with AMQP_PREFIX and a Redis key prefix of the run\'s own. S5\'s notifier is notifier/dist/main.js\'s code with the FCM stand-in as its FCM (bench/src/servers/notifier-with-stand-in.ts), alone under a prefix of its own.',
     );
     const markdown = renderMarkdown({ rows, memory, context, notes });
     mkdirSync(resultsDir, { recursive: true });

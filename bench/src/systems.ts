@@ -46,49 +46,93 @@ export async function startEmbeddedSystem(): Promise<System> {
 
 export const distributedServices = ['directory', 'resources', 'push', 'notifier'] as const;
 
+/** `redis://…?keyPrefix=…`: ioredis puts the prefix before every key (as the distributed test harness does). */
+function redisUrlWithKeyPrefix(keyPrefix: string): string {
+  const url = new URL(config.redisUrl);
+  url.searchParams.set('keyPrefix', keyPrefix);
+  return url.toString();
+}
+
 /**
- * Distributed mode: the gateway and each service as a process of its own over the local
- * RabbitMQ (topology under `prefix`), SQLite per service, the notifier's badges in Redis
- * (keys under `redisPrefix`) and its FCM requests to the stand-in on `fcmPort`.
+ * Distributed mode as `npm run start:<service>` runs it: the gateway and each service as a
+ * process of its own from `services/<name>/dist/main.js`, over the local RabbitMQ under
+ * AMQP_PREFIX `prefix`, SQLite per service, the notifier's badges in Redis under
+ * `redisPrefix`. Ready when each service's /readyz (HEALTH_PORT) and the gateway's answer.
  */
-export async function startDistributedSystem(options: { prefix: string; redisPrefix: string; fcmPort: number }): Promise<System> {
+export async function startDistributedSystem(options: { prefix: string; redisPrefix: string }): Promise<System> {
   const dirs: string[] = [];
-  const script = join(benchDist, 'servers/service.js');
-  const common = {
-    AMQP_URL: config.amqpUrl,
-    BENCH_AMQP_PREFIX: options.prefix,
-    ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: config.logLevel,
-  };
-  const services = distributedServices.map((name) => {
-    const dir = dataDir(name);
-    dirs.push(dir);
-    const env: Record<string, string> = { ...common, DATA_DIR: dir };
-    if (name === 'notifier') {
-      Object.assign(env, { REDIS_URL: config.redisUrl, BENCH_REDIS_PREFIX: options.redisPrefix, BENCH_FCM_PORT: String(options.fcmPort) });
-    }
-    return startNode(`distributed-${name}`, script, env, [name]);
-  });
-  const stopEverything = async (processes: Child[]) => {
+  const common = { AMQP_URL: config.amqpUrl, AMQP_PREFIX: options.prefix, ADMIN_TOKEN: adminToken, LOG_LEVEL: config.logLevel };
+  const processes: Child[] = [];
+  const stopEverything = async () => {
     for (const child of processes) await child.stop();
     await deleteTopology(options.prefix, [...distributedServices, 'gateway']);
     await deleteRedisKeys(options.redisPrefix);
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    await Promise.all(services.map((child) => child.message((m) => m?.ready)));
+    await Promise.all(
+      distributedServices.map(async (name) => {
+        const dir = dataDir(name);
+        dirs.push(dir);
+        const healthPort = await freePort();
+        const child = startNode(`distributed-${name}`, join(repoRoot, `services/${name}/dist/main.js`), {
+          ...common,
+          DATA_DIR: dir,
+          HEALTH_PORT: String(healthPort),
+          ...(name === 'notifier' ? { REDIS_URL: redisUrlWithKeyPrefix(options.redisPrefix) } : {}),
+        });
+        processes.push(child);
+        await waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child);
+      }),
+    );
     const gatewayDir = dataDir('gateway');
     dirs.push(gatewayDir);
-    const gateway = startNode('distributed-gateway', script, { ...common, DATA_DIR: gatewayDir, PORT: '0' }, ['gateway']);
-    services.unshift(gateway);
-    const { port } = await gateway.message<{ port: number }>((m) => m?.ready);
+    const port = await freePort();
+    const gateway = startNode('distributed-gateway', join(repoRoot, 'services/gateway/dist/main.js'), {
+      ...common,
+      DATA_DIR: gatewayDir,
+      PORT: String(port),
+    });
+    processes.unshift(gateway); // stopped first
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/readyz`, gateway);
-    return { origin, adminToken, processes: services, stop: () => stopEverything(services) };
+    const ordered = [gateway, ...distributedServices.map((name) => processes.find((c) => c.name === `distributed-${name}`)!)];
+    return { origin, adminToken, processes: ordered, stop: stopEverything };
   } catch (error) {
-    await stopEverything(services);
+    await stopEverything();
     throw error;
   }
+}
+
+/**
+ * S5's notifier, alone under its own `prefix` (so no other notifier competes for its
+ * events): notifier/dist/main.js with the FCM stand-in on `fcmPort` as its FCM.
+ */
+export async function startStandInNotifier(options: { prefix: string; redisPrefix: string; fcmPort: number }): Promise<{ child: Child; stop(): Promise<void> }> {
+  const dir = dataDir('notifier-s5');
+  const healthPort = await freePort();
+  const child = startNode('notifier (S5, FCM stand-in)', join(benchDist, 'servers/notifier-with-stand-in.js'), {
+    AMQP_URL: config.amqpUrl,
+    AMQP_PREFIX: options.prefix,
+    REDIS_URL: redisUrlWithKeyPrefix(options.redisPrefix),
+    DATA_DIR: dir,
+    HEALTH_PORT: String(healthPort),
+    LOG_LEVEL: config.logLevel,
+    BENCH_FCM_PORT: String(options.fcmPort),
+  });
+  const stop = async () => {
+    await child.stop();
+    await deleteTopology(options.prefix, ['notifier']);
+    await deleteRedisKeys(options.redisPrefix);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { child, stop };
 }
 
 /** Deletes the queues and exchanges of a run's prefix (and any extra queues it declared). */
