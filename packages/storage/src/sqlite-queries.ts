@@ -8,6 +8,7 @@ export class SqliteQueries {
   private readonly statements = new Map<string, SqliteStatement>();
   /** Built once: better-sqlite3 takes several µs to build a transaction function. */
   private readonly transaction: ReturnType<SqliteDatabase['transaction']>;
+  private grouped: Array<GroupedWrite<unknown>> = [];
 
   constructor(readonly db: SqliteDatabase) {
     this.transaction = db.transaction((work: () => unknown) => work());
@@ -18,9 +19,56 @@ export class SqliteQueries {
     return this.transaction.immediate(change) as T;
   }
 
+  /**
+   * A change, all or nothing, committed together with the others asked for in the same turn
+   * of the event loop (group commit): one IMMEDIATE transaction, each change in a savepoint
+   * of its own, so one that throws undoes only itself and rejects only its caller. Resolves
+   * once the transaction has committed; when the commit itself fails, every change of the
+   * group rejects with that error and none is kept.
+   *
+   * Why: the commit is most of a small write's cost (writing its pages to the WAL; measured
+   * for issue 7, about 25 µs of CPU of the 40 a create took alone), and concurrent requests
+   * would each pay it.
+   */
+  writeGrouped<T>(change: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.grouped.push({ change, resolve: resolve as (value: unknown) => void, reject });
+      if (this.grouped.length === 1) setImmediate(() => this.commitGroup());
+    });
+  }
+
   /** Several reads seen at one instant, even with another process writing the file. */
   read<T>(reads: () => T): T {
     return this.transaction.deferred(reads) as T;
+  }
+
+  private commitGroup(): void {
+    const group = this.grouped;
+    this.grouped = [];
+    const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    try {
+      this.transaction.immediate(() => {
+        for (const { change } of group) {
+          try {
+            // Nested, the transaction function is a savepoint.
+            outcomes.push({ value: this.transaction(change) });
+          } catch (error) {
+            // SQLite rolls the whole transaction back on some errors (a full disk): then
+            // nothing of the group can be kept.
+            if (!this.db.inTransaction) throw error;
+            outcomes.push({ error });
+          }
+        }
+      });
+    } catch (error) {
+      for (const write of group) write.reject(error);
+      return;
+    }
+    group.forEach((write, i) => {
+      const outcome = outcomes[i]!;
+      if ('error' in outcome) write.reject(outcome.error);
+      else write.resolve(outcome.value);
+    });
   }
 
   statement(sql: string): SqliteStatement {
@@ -44,4 +92,10 @@ export class SqliteQueries {
   run(sql: string, ...params: unknown[]): number {
     return this.statement(sql).run(...params).changes;
   }
+}
+
+interface GroupedWrite<T> {
+  change: () => T;
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
 }

@@ -1,4 +1,4 @@
-import { migrateSqlite, openSqlite, type SqliteDatabase, type SqliteStatement } from '@formcast/storage';
+import { migrateSqlite, openSqlite, SqliteQueries, type SqliteDatabase, type SqliteStatement } from '@formcast/storage';
 import {
   defaultTombstoneTtlMs,
   type BadgeChange,
@@ -16,7 +16,8 @@ type Device = [orgId: number, deviceId: number];
 
 /**
  * Badges in SQLite (embedded mode), with the Redis adapter's semantics: a table of
- * outstanding oneshots and one of tombstones, changed in one IMMEDIATE transaction.
+ * outstanding oneshots and one of tombstones, changed in one IMMEDIATE transaction (shared
+ * with the other changes of the same turn of the event loop: `SqliteQueries.writeGrouped`).
  */
 export class SqliteBadgeStore implements BadgeStore {
   private readonly db: SqliteDatabase;
@@ -26,8 +27,7 @@ export class SqliteBadgeStore implements BadgeStore {
     'dropExpired' | 'sweepExpired' | 'isEnded' | 'addOutstanding' | 'removeOutstanding' | 'addTombstone' | 'count',
     SqliteStatement
   >;
-  /** One change, as one IMMEDIATE transaction; made once (better-sqlite3 builds a transaction function at a cost of its own). */
-  private readonly change: (device: Device, oneshotId: number, state: OneshotState, now: number, horizon: number) => BadgeChange;
+  private readonly queries: SqliteQueries;
   private lastSweep = 0;
   private closed = false;
 
@@ -59,30 +59,33 @@ export class SqliteBadgeStore implements BadgeStore {
       ),
       count: this.db.prepare(`SELECT count(*) FROM outstanding_oneshots WHERE ${device}`).pluck(),
     };
-    this.change = this.db.transaction((key: Device, oneshotId: number, state: OneshotState, now: number, horizon: number): BadgeChange => {
-      this.sql.dropExpired.run(...key, horizon);
-      if (state === 'ended') {
-        this.sql.removeOutstanding.run(...key, oneshotId);
-        this.sql.addTombstone.run(...key, oneshotId, now);
-        return { badge: this.countOf(key), outstanding: false };
-      }
-      // Outstanding unless it has a tombstone: a oneshot never has both (ending one removes it
-      // in the same transaction that leaves its tombstone, and one with a tombstone is not added).
-      const ended = this.sql.isEnded.get(...key, oneshotId) !== undefined;
-      if (!ended) this.sql.addOutstanding.run(...key, oneshotId);
-      return { badge: this.countOf(key), outstanding: !ended };
-    }).immediate;
+    this.queries = new SqliteQueries(this.db);
   }
 
   async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
     const now = this.now();
     const horizon = now - this.tombstoneTtlMs;
-    const result = this.change([device.orgId, device.deviceId], oneshotId, state, now, horizon);
+    const result = await this.queries.writeGrouped(() => this.change([device.orgId, device.deviceId], oneshotId, state, now, horizon));
     if (now - this.lastSweep >= sweepIntervalMs) {
       this.lastSweep = now;
       this.sql.sweepExpired.run(horizon);
     }
     return result;
+  }
+
+  /** One change, inside the caller's transaction. */
+  private change(key: Device, oneshotId: number, state: OneshotState, now: number, horizon: number): BadgeChange {
+    this.sql.dropExpired.run(...key, horizon);
+    if (state === 'ended') {
+      this.sql.removeOutstanding.run(...key, oneshotId);
+      this.sql.addTombstone.run(...key, oneshotId, now);
+      return { badge: this.countOf(key), outstanding: false };
+    }
+    // Outstanding unless it has a tombstone: a oneshot never has both (ending one removes it
+    // in the same transaction that leaves its tombstone, and one with a tombstone is not added).
+    const ended = this.sql.isEnded.get(...key, oneshotId) !== undefined;
+    if (!ended) this.sql.addOutstanding.run(...key, oneshotId);
+    return { badge: this.countOf(key), outstanding: !ended };
   }
 
   async badge(device: BadgeDevice): Promise<number> {

@@ -200,7 +200,8 @@ export class SqlitePushStore implements PushStore {
   }
 
   async markPublished(seqs: number[]): Promise<void> {
-    this.sql.statement('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))').run(JSON.stringify(seqs));
+    // Grouped with the writes of this turn: a commit of its own would cost as much as theirs.
+    await this.sql.writeGrouped(() => this.sql.run('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))', JSON.stringify(seqs)));
   }
 
   async ping(): Promise<void> {
@@ -216,13 +217,14 @@ export class SqlitePushStore implements PushStore {
   }
 
   /**
-   * `apply` in a transaction, recorded under `commandId`; or, when that id is recorded
-   * already, the first result again with nothing written. The transaction is IMMEDIATE:
+   * `apply` in a transaction (grouped with the other writes of this turn), recorded under
+   * `commandId`; or, when that id is recorded already, the first result again with nothing
+   * written. The transaction is IMMEDIATE:
    * a duplicate in another process on the file waits for this one to commit, then finds
    * the record, so the primary key never has to refuse one (it is there should it have to).
    */
-  private once<T>(commandId: string, recorded: Recorded<T>, apply: () => T): T {
-    return this.transaction(() => {
+  private once<T>(commandId: string, recorded: Recorded<T>, apply: () => T): Promise<T> {
+    return this.sql.writeGrouped(() => {
       const applied = this.sql.get<{ oneshot_ids: string }>('SELECT oneshot_ids FROM applied_commands WHERE command_id = ?', commandId);
       if (applied) return recorded.again(JSON.parse(applied.oneshot_ids) as number[]);
       const result = apply();
