@@ -41,6 +41,13 @@ describe('openSqlite', () => {
     expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
   });
 
+  it("keeps SQLite's own 2 MiB page cache (not better-sqlite3's 16 MB) unless told another size", () => {
+    expect(open(newFile(), []).pragma('cache_size', { simple: true })).toBe(-2048);
+    const small = openSqlite(newFile(), [], { cacheKiB: 512 });
+    opened.push(small);
+    expect(small.pragma('cache_size', { simple: true })).toBe(-512);
+  });
+
   it('opens an in-memory database', () => {
     const db = open(':memory:', [createNotes]);
     db.prepare('INSERT INTO notes (text) VALUES (?)').run('hello');
