@@ -42,7 +42,7 @@ export const updateOneshotPayload = z.object({
 export const deviceOneshotsPayload = z.object({ deviceRef });
 export const deviceOneshotPayload = z.object({ deviceRef, oneshotId: id });
 /** The most oneshots one `listOrganizationOneshots` command answers with, when it is given a `limit`. */
-export const organizationOneshotsPageLimit = 1000;
+export const organizationOneshotsPageLimit = 250;
 /**
  * The organization listing, one page at a time: the outstanding oneshots with an id above
  * `afterId`, ascending, at most `limit`. A page shorter than `limit` is the last. Without

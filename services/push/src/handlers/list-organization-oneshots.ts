@@ -14,9 +14,8 @@ export const listOrganizationOneshots =
   async (command): Promise<OutstandingOneshotView[]> => {
     const { afterId, limit } = parsePayload(organizationOneshotsPayload, command.payload);
     const views: OutstandingOneshotView[] = [];
-    for await (const oneshot of deps.store.streamOutstandingForOrganization(requireOrgId(command), afterId ?? 0)) {
+    for await (const oneshot of deps.store.streamOutstandingForOrganization(requireOrgId(command), afterId ?? 0, limit)) {
       views.push(toOutstandingView(oneshot));
-      if (views.length === limit) break;
     }
     return views;
   };

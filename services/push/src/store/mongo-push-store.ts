@@ -198,18 +198,21 @@ export class MongoPushStore implements PushStore {
   }
 
   /** Page after page of `_id > last`, so only one page is ever held. */
-  async *streamOutstandingForOrganization(orgId: number, afterId = 0): AsyncIterable<OneshotSummary> {
+  async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity): AsyncIterable<OneshotSummary> {
     await this.ready;
     let after = afterId;
-    for (;;) {
+    let left = limit;
+    while (left > 0) {
+      const size = Math.min(this.pageSize, left);
       const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', _id: { $gt: after } }, summaryProjection)
         .sort({ _id: 1 })
-        .limit(this.pageSize)
+        .limit(size)
         .lean<OneshotSummaryDoc[]>();
       for (const doc of docs) yield summaryFromDoc(doc);
       const last = docs.at(-1);
-      if (!last || docs.length < this.pageSize) return;
+      if (!last || docs.length < size) return;
       after = last._id;
+      left -= docs.length;
     }
   }
 

@@ -83,9 +83,10 @@ export interface PushStore {
   /**
    * Outstanding, as the organization listing shows them (no payload), ascending by id, from
    * the first with an id above `afterId` (default 0), read in pages so a long list is never
-   * held whole. Stopping the iteration early reads no more.
+   * held whole. Stopping the iteration early reads no more; with `limit`, at most that many
+   * are read and yielded.
    */
-  streamOutstandingForOrganization(orgId: number, afterId?: number): AsyncIterable<OneshotSummary>;
+  streamOutstandingForOrganization(orgId: number, afterId?: number, limit?: number): AsyncIterable<OneshotSummary>;
 
   /** Events written but not yet marked published, oldest first. */
   unpublishedEvents(limit: number): Promise<OutboxEntry[]>;

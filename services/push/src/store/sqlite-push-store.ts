@@ -179,18 +179,21 @@ export class SqlitePushStore implements PushStore {
     return rows.map(toOneshot);
   }
 
-  async *streamOutstandingForOrganization(orgId: number, afterId = 0): AsyncIterable<OneshotSummary> {
+  async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity): AsyncIterable<OneshotSummary> {
     // Only the listed columns: reading and parsing every payload would double the cost of a long list.
     const page = this.sql.statement(
       `SELECT id, org_id, device_id, name, description, namespace FROM oneshots
        WHERE org_id = ? AND state = 'outstanding' AND id > ? ORDER BY id LIMIT ?`,
     );
     let after = afterId;
-    for (;;) {
-      const rows = page.all(orgId, after, this.pageSize) as SummaryRow[];
+    let left = limit;
+    while (left > 0) {
+      const size = Math.min(this.pageSize, left);
+      const rows = page.all(orgId, after, size) as SummaryRow[];
       for (const row of rows) yield toSummary(row);
-      if (rows.length < this.pageSize) return;
+      if (rows.length < size) return;
       after = rows[rows.length - 1]!.id;
+      left -= rows.length;
     }
   }
 

@@ -791,6 +791,19 @@ export function describePushStoreContract(
         expect(ids(seen)).toEqual([...ids(made.slice(0, 4)), made[5]!.id, made[6]!.id, late!.id]);
       });
 
+      it.each([
+        ['within a page', 2, 2],
+        ['a page exactly', 3, 3],
+        ['across pages', 5, 5],
+        ['more than there are', 9, 7],
+      ])('yields at most the limit (%s)', async (_label, limit, expected) => {
+        store = await open({ pageSize: 3 });
+        const made = await createMany(7);
+
+        expect(ids(await collect(store.streamOutstandingForOrganization(orgA, 0, limit)))).toEqual(ids(made.slice(0, expected)));
+        expect(ids(await collect(store.streamOutstandingForOrganization(orgA, made[4]!.id, limit)))).toEqual(ids(made.slice(5, 5 + expected)));
+      });
+
       it('starts after the given id (the next page of a listing)', async () => {
         store = await open({ pageSize: 3 });
         const made = await createMany(7);
