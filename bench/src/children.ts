@@ -20,15 +20,16 @@ const running = new Set<Child>();
 
 /**
  * Starts `node <script>` (a compiled file) with an IPC channel, stdout and stderr into
- * bench/results/logs/<name>.log. With BENCH_CPU_PROF=1 it writes a CPU profile on exit.
+ * bench/results/logs/<name>.log, and `nodeFlags` before the script. With BENCH_CPU_PROF=1 it
+ * writes a CPU profile on exit.
  */
-export function startNode(name: string, script: string, env: Record<string, string>, args: string[] = []): Child {
+export function startNode(name: string, script: string, env: Record<string, string>, nodeFlags: string[] = []): Child {
   mkdirSync(logsDir, { recursive: true });
   const logFile = join(logsDir, `${name}.log`);
   const fd = openSync(logFile, 'w');
-  const execArgv = config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profilesDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+  const execArgv = [...nodeFlags, ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profilesDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [])];
   if (config.cpuProfile) mkdirSync(profilesDir, { recursive: true });
-  const child = fork(script, args, {
+  const child = fork(script, [], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
     execArgv,

@@ -50,6 +50,13 @@ export const config = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
 };
 
+/**
+ * The V8 flags every Formcast process runs with: those of `npm start` and `npm run
+ * start:<service>` (package.json) and of the image (Dockerfile's NODE_OPTIONS); a deploy
+ * test holds the three equal.
+ */
+export const serviceNodeFlags = ['--max-semi-space-size=4'];
+
 /** The targets of issue 7. */
 export const targets = {
   throughputRatio: 0.6,

@@ -5,7 +5,7 @@ import { connect } from 'amqplib';
 import Redis from 'ioredis';
 import { topologyFor } from '@formcast/bus';
 import { freePort, startNode, waitForHttp, type Child } from './children';
-import { benchDist, config, repoRoot } from './config';
+import { benchDist, config, repoRoot, serviceNodeFlags } from './config';
 
 /** A running Formcast API under test: where it answers and which processes it is. */
 export interface System {
@@ -30,7 +30,7 @@ export async function startEmbeddedSystem(): Promise<System> {
     DATA_DIR: dir,
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: config.logLevel,
-  });
+  }, serviceNodeFlags);
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/readyz`, child);
   return {
@@ -80,7 +80,7 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
           DATA_DIR: dir,
           HEALTH_PORT: String(healthPort),
           ...(name === 'notifier' ? { REDIS_URL: redisUrlWithKeyPrefix(options.redisPrefix) } : {}),
-        });
+        }, serviceNodeFlags);
         processes.push(child);
         await waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child);
       }),
@@ -92,7 +92,7 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
       ...common,
       DATA_DIR: gatewayDir,
       PORT: String(port),
-    });
+    }, serviceNodeFlags);
     processes.unshift(gateway); // stopped first
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/readyz`, gateway);
@@ -119,7 +119,7 @@ export async function startStandInNotifier(options: { prefix: string; redisPrefi
     HEALTH_PORT: String(healthPort),
     LOG_LEVEL: config.logLevel,
     BENCH_FCM_PORT: String(options.fcmPort),
-  });
+  }, serviceNodeFlags);
   const stop = async () => {
     await child.stop();
     await deleteTopology(options.prefix, ['notifier']);

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { parseSettings, settingsSchema } from '@formcast/platform';
+import { serviceNodeFlags } from '../../bench/src/config';
 
 /**
  * Offline checks of what deploys Formcast (no Docker engine or cluster runs here): the
@@ -29,11 +30,18 @@ it('finds every process the deploy files must run', () => {
   expect(withMongoStore).toEqual(['directory', 'push', 'resources']);
 });
 
+/** The V8 flags every process runs with (README, Performance); the bench's copy must agree. */
+const nodeFlags = serviceNodeFlags.join(' ');
+
 describe('root package.json', () => {
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
 
   it.each(processes)('has start:%s, running that process from dist/', (name) => {
-    expect(scripts[`start:${name}`]).toBe(`node ${mainOf(name)}`);
+    expect(scripts[`start:${name}`]).toBe(`node ${nodeFlags} ${mainOf(name)}`);
+  });
+
+  it('starts embedded mode with the same flags', () => {
+    expect(scripts['start']).toBe(`npm run build && node ${nodeFlags} services/embedded/dist/main.js`);
   });
 });
 
@@ -86,6 +94,11 @@ describe('Dockerfile', () => {
     const [uid] = user!.slice(5).trim().split(':');
     expect(uid).toMatch(/^[1-9]\d*$/); // numeric, so runAsNonRoot can verify it
     expect(finalStage.lines.find((l) => l.startsWith('CMD '))).toContain('exec node --enable-source-maps \\"services/${SERVICE}/dist/main.js\\"');
+  });
+
+  it('runs every process with the V8 flags of `npm start` (NODE_OPTIONS)', () => {
+    const env = finalStage.lines.filter((l) => l.startsWith('ENV ')).join(' ');
+    expect(/\bNODE_OPTIONS=(\S+)/.exec(env)?.[1]).toBe(nodeFlags);
   });
 
   it('leaves installed and built output out of the context (.dockerignore)', () => {
