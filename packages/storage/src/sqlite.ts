@@ -36,6 +36,8 @@ export function openSqlite(file: string, migrations: Migration[], options: Sqlit
   if (!inMemory) mkdirSync(dirname(resolve(file)), { recursive: true });
   const db = new BetterSqlite3(file);
   try {
+    // First: switching to WAL waits for other processes opening the file at the same time.
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     db.pragma('journal_mode = WAL');
     // NORMAL, not FULL: in WAL mode a commit is in the WAL (the OS's page cache) when it
     // returns and only checkpoints fsync, so a killed process loses no committed write (our
@@ -45,7 +47,6 @@ export function openSqlite(file: string, migrations: Migration[], options: Sqlit
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     migrateSqlite(db, migrations, inMemory ? 'the in-memory database' : file);
     return db;
   } catch (error) {
@@ -71,6 +72,9 @@ export function migrateSqlite(db: SqliteDatabase, migrations: Migration[], label
   for (const migration of migrations) {
     if (migration.version <= current) continue;
     const apply = db.transaction(() => {
+      // Read again under the write lock: another process opening the same file (a second
+      // replica starting at the same time) may have applied this step since the read above.
+      if (schemaVersion(db) >= migration.version) return;
       if (typeof migration.up === 'string') db.exec(migration.up);
       else migration.up(db);
       // PRAGMA does not take bound parameters; the version is a checked integer.

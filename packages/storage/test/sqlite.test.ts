@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +84,33 @@ describe('migrations', () => {
     expect(runs).toBe(0);
     expect(schemaVersion(reopened)).toBe(2);
     expect(reopened.prepare('SELECT author FROM notes').all()).toEqual([]);
+  });
+
+  it('skips a step another process applied while this one waited for the write lock', async () => {
+    const file = newFile();
+    open(file, []); // the file exists, at version 0
+    // Another process (a second replica starting at the same time): takes the write lock,
+    // applies step 1, and commits a moment later.
+    const other = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))(process.argv[1]);
+         db.exec('BEGIN IMMEDIATE');
+         db.exec(${JSON.stringify(createNotes.up)});
+         db.pragma('user_version = 1');
+         process.stdout.write('locked\\n');
+         setTimeout(() => { db.exec('COMMIT'); db.close(); }, 300);`,
+        file,
+      ],
+      { cwd: __dirname, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => other.stdout!.once('data', () => resolve()));
+    // This one read version 0 before the other committed, then waits for the lock.
+    const db = open(file, [createNotes, addAuthor]);
+    expect(schemaVersion(db)).toBe(2);
+    expect(tableNames(db)).toContain('notes');
+    await new Promise((resolve) => other.once('exit', resolve));
   });
 
   it('rolls a failing step back and keeps the version before it', () => {
