@@ -1,7 +1,7 @@
 import { get, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InProcessBus } from '@formcast/bus';
-import { directoryCommands, pushCommands, type OutstandingOneshotView } from '@formcast/contracts';
+import { directoryCommands, organizationOneshotsPageLimit as page, pushCommands, type OutstandingOneshotView } from '@formcast/contracts';
 import { AppError, createLogger } from '@formcast/platform';
 import { createGatewayApp } from '../src/http/create-app';
 import { renderOutstandingXml } from '../src/render/oneshots-xml';
@@ -96,11 +96,9 @@ describe('GET /organizations/<org>/oneshots through the gateway', () => {
     expect(xml.status).toBe(200);
     expect(xml.headers['content-type']).toBe('application/xml; charset=utf-8');
     expect(xml.body).toBe(renderOutstandingXml(all));
-    expect(asked).toEqual([
-      { afterId: 0, limit: 1000 },
-      { afterId: all[999]!.id, limit: 1000 },
-      { afterId: all[1999]!.id, limit: 1000 },
-    ]);
+    // 2345 = 9 full pages of 250 and one of 95.
+    expect(page).toBe(250);
+    expect(asked).toEqual(Array.from({ length: 10 }, (_, i) => ({ afterId: i === 0 ? 0 : all[i * page - 1]!.id, limit: page })));
 
     const json = await fetchList(`/organizations/${orgId}/oneshots.json`);
     expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -121,9 +119,9 @@ describe('GET /organizations/<org>/oneshots through the gateway', () => {
   });
 
   it('asks once more after a full last page, and ends the list on the empty answer', async () => {
-    all = views(1000, orgId);
+    all = views(page, orgId);
     expect(JSON.parse((await fetchList(`/organizations/${orgId}/oneshots.json`)).body)).toEqual(all);
-    expect(asked.map((a) => a.afterId)).toEqual([0, all[999]!.id]);
+    expect(asked.map((a) => a.afterId)).toEqual([0, all[page - 1]!.id]);
   });
 
   it('a failure on the first page is an ordinary error answer', async () => {
