@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { checkpointInBackground } from './sqlite-checkpointer';
 
 export type SqliteDatabase = BetterSqlite3.Database;
 /** A prepared statement taking positional parameters. */
@@ -48,6 +49,7 @@ export function openSqlite(file: string, migrations: Migration[], options: Sqlit
     db.pragma('foreign_keys = ON');
     db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
     migrateSqlite(db, migrations, inMemory ? 'the in-memory database' : file);
+    if (!inMemory) checkpointInBackground(db, resolve(file));
     return db;
   } catch (error) {
     db.close();

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '@formcast/testing';
+import { openSqlite, type SqliteDatabase } from '../src';
+import { SqliteCheckpointer, sqliteCheckpointer } from '../src/sqlite-checkpointer';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'storage-checkpointer-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+let fileNumber = 0;
+const newFile = () => join(dataDir, `db-${++fileNumber}.sqlite`);
+const migrations = [{ version: 1, up: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)' }];
+
+const opened: SqliteDatabase[] = [];
+afterEach(() => {
+  for (const db of opened.splice(0)) if (db.open) db.close();
+});
+
+function open(file: string): SqliteDatabase {
+  const db = openSqlite(file, migrations);
+  opened.push(db);
+  return db;
+}
+
+const writeNotes = (db: SqliteDatabase, count: number) =>
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) db.prepare('INSERT INTO notes (text) VALUES (?)').run('x'.repeat(1000));
+  })();
+
+describe('background checkpoints', () => {
+  it('moves what a connection wrote from the WAL into the database file, the connection checkpointing nothing itself', async () => {
+    const file = newFile();
+    const db = open(file);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const before = statSync(file).size;
+    writeNotes(db, 500); // about 500 KB, all in the WAL until a checkpoint
+    await waitFor(() => statSync(file).size > before + 400_000, { timeoutMs: 5000, description: 'the database file to take the WAL' });
+    expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(500);
+  });
+
+  it('keeps a file while any connection to it is open, and lets it go with the last', () => {
+    const file = newFile();
+    const first = open(file);
+    const second = open(file);
+    expect(sqliteCheckpointer.files).toContain(file);
+    first.close();
+    expect(sqliteCheckpointer.files).toContain(file);
+    second.close();
+    expect(sqliteCheckpointer.files).not.toContain(file);
+  });
+
+  it('loses nothing written: a reopened file holds every row', () => {
+    const file = newFile();
+    const db = open(file);
+    writeNotes(db, 50);
+    db.close();
+    expect(open(file).prepare('SELECT count(*) FROM notes').pluck().get()).toBe(50);
+  });
+
+  it('leaves in-memory databases to SQLite', () => {
+    const db = openSqlite(':memory:', migrations);
+    opened.push(db);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+
+  it("gives the connections back their own checkpoints when the worker is gone", async () => {
+    const checkpointer = new SqliteCheckpointer();
+    const file = newFile();
+    const db = openSqlite(file, migrations);
+    opened.push(db);
+    checkpointer.add(file, db);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    await (checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
+    await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000, { description: 'SQLite checkpoints back' });
+    expect(checkpointer.files).toEqual([]);
+  });
+});
