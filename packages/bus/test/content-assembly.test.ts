@@ -124,4 +124,17 @@ describeWithBroker('assembleContent over RabbitMQ', () => {
     expect(received.map(key).sort()).toEqual(sent.map(key).sort());
     for (const body of received) expect(body.equals(sent.find((s) => key(s) === key(body))!)).toBe(true);
   });
+
+  it("keeps amqplib's heartbeat check fed: an idle connection with heartbeats stays open", async () => {
+    model = await connect(`${brokerUrl}?heartbeat=1`);
+    assembleContent(model);
+    let closed = false;
+    model.on('close', () => (closed = true));
+    model.on('error', () => undefined);
+    // amqplib gives up on a server it has heard nothing from over two heartbeats.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(closed).toBe(false);
+    const channel = await model.createChannel();
+    await channel.close();
+  });
 });

@@ -44,6 +44,8 @@ export class ContentAssemblingReader {
     private readonly decodeFrame: DecodeFrame,
     private readonly maxFrameSize: () => number,
     leftover?: Buffer,
+    /** Called on every chunk read: amqplib's heartbeat check counts them. */
+    private readonly onRead: () => void = () => undefined,
   ) {
     if (leftover && leftover.length > 0) this.push(leftover);
   }
@@ -55,6 +57,7 @@ export class ContentAssemblingReader {
       if (frame === null) {
         const incoming = stream.read() as Buffer | null;
         if (incoming === null) return false;
+        this.onRead();
         this.push(incoming);
         continue;
       }
@@ -152,13 +155,15 @@ interface AmqplibConnection {
   rest?: Buffer;
   maxFrameSize?: number;
   recvFrame?: () => unknown;
+  /** Set on every read; the heartbeat gives up on a server it has not heard from in two beats. */
+  recvSinceLastCheck?: boolean;
 }
 
 const assembled = new WeakSet<object>();
 
 /**
  * Makes the connection of `model` read its frames with a ContentAssemblingReader. Reaches into
- * amqplib (`connection.recvFrame`, `connection.rest`, `amqplib/lib/frame`'s `decodeFrame`); when
+ * amqplib (`connection.recvFrame`, `.rest`, `.recvSinceLastCheck`, `amqplib/lib/frame`'s `decodeFrame`); when
  * a version has none of these, nothing changes. Call it right after the connection opened, before any
  * channel receives content.
  */
@@ -168,7 +173,9 @@ export function assembleContent(model: ChannelModel): void {
   if (!connection || !decodeFrame || typeof connection.recvFrame !== 'function' || !connection.stream || assembled.has(connection)) return;
   assembled.add(connection);
   const stream = connection.stream;
-  const reader = new ContentAssemblingReader(decodeFrame, () => connection.maxFrameSize ?? 0, connection.rest);
+  const reader = new ContentAssemblingReader(decodeFrame, () => connection.maxFrameSize ?? 0, connection.rest, () => {
+    connection.recvSinceLastCheck = true;
+  });
   connection.rest = Buffer.alloc(0);
   connection.recvFrame = () => reader.next(stream);
 }
