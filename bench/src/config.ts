@@ -17,6 +17,16 @@ export const profilesDir = join(resultsDir, 'profiles');
 /** Compiled bench code: servers are started from here. */
 export const benchDist = join(benchRoot, 'dist', 'bench', 'src');
 
+const scenarioIds = ['A1', 'A2', 'S1', 'S2', 'S3', 'S4', 'S5'] as const;
+export type ScenarioId = (typeof scenarioIds)[number];
+
+function scenariosFromEnv(value: string | undefined): Set<ScenarioId> {
+  const ids = (value ?? '').split(',').map((id) => id.trim().toUpperCase()).filter((id) => id !== '');
+  const unknown = ids.filter((id) => !(scenarioIds as readonly string[]).includes(id));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY takes ${scenarioIds.join(', ')}; not ${unknown.join(', ')}`);
+  return new Set(ids as ScenarioId[]);
+}
+
 /**
  * Every knob of a run, from the environment (BENCH_*), with defaults sized so the whole run
  * stays around three minutes on a 2-core machine.
@@ -48,7 +58,16 @@ export const config = {
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   /** Set to write a V8 CPU profile of every process under test to bench/results/profiles. */
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors S1/S2 are measured against); empty: all. */
+  only: scenariosFromEnv(process.env.BENCH_ONLY),
 };
+
+/** Whether this run measures `id`: every scenario without BENCH_ONLY; an anchor with its scenario. */
+export function measures(id: ScenarioId): boolean {
+  const only = config.only;
+  if (only.size === 0 || only.has(id)) return true;
+  return (id === 'A1' && only.has('S1')) || (id === 'A2' && only.has('S2'));
+}
 
 /**
  * The V8 flags every Formcast process runs with: those of `npm start` and `npm run

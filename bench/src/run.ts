@@ -17,7 +17,7 @@ import {
   stopAll,
   type Child,
 } from './children';
-import { benchDist, config, repoRoot, resultsDir, targets } from './config';
+import { benchDist, config, measures, repoRoot, resultsDir, targets } from './config';
 import { combine, runLoad, type LoadResult, type LoadSpec } from './load';
 import { renderMarkdown, type ProcessMemory, type Row } from './report';
 import { oneshotBody, pushPath } from './request-shape';
@@ -372,86 +372,93 @@ async function main(): Promise<void> {
     // measurement: a slow spell of the machine then weighs on anchors and scenarios alike.
     const infra = infrastructureByName();
     const rounds: Record<'A1' | 'S1' | 'A2' | 'S2', Measured[]> = { A1: [], S1: [], A2: [], S2: [] };
+    const pushScenarios = {
+      A1: () => measureOnce(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], [])),
+      S1: () => measureOnce(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, [])),
+      A2: () => measureOnce(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra)),
+      S2: () => measureOnce(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra)),
+    };
+    const pushIds = (['A1', 'S1', 'A2', 'S2'] as const).filter(measures);
     for (let round = 1; round <= config.rounds; round++) {
-      rounds.A1.push(await measureOnce(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], [])));
-      rounds.S1.push(await measureOnce(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, [])));
-      rounds.A2.push(await measureOnce(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra)));
-      rounds.S2.push(await measureOnce(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra)));
+      for (const id of pushIds) rounds[id].push(await pushScenarios[id]());
     }
-    const resultA1 = combineMeasured(rounds.A1);
-    const resultS1 = combineMeasured(rounds.S1);
-    const resultA2 = combineMeasured(rounds.A2);
-    const resultS2 = combineMeasured(rounds.S2);
-    rows.push(anchorRow('A1', 'bare express, 202', resultA1));
-    rows.push(anchorRow('A2', 'express + amqplib direct reply-to round trip', resultA2));
-    rows.push(ratioRow('S1', `embedded: POST /clients/<device>/oneshots.json, ${config.devices} devices`, resultS1, resultA1, 'A1'));
-    rows.push(ratioRow('S2', `distributed: the same`, resultS2, resultA2, 'A2'));
+    const result = (id: keyof typeof rounds) => combineMeasured(rounds[id]);
+    if (measures('A1')) rows.push(anchorRow('A1', 'bare express, 202', result('A1')));
+    if (measures('A2')) rows.push(anchorRow('A2', 'express + amqplib direct reply-to round trip', result('A2')));
+    if (measures('S1')) rows.push(ratioRow('S1', `embedded: POST /clients/<device>/oneshots.json, ${config.devices} devices`, result('S1'), result('A1'), 'A1'));
+    if (measures('S2')) rows.push(ratioRow('S2', `distributed: the same`, result('S2'), result('A2'), 'A2'));
 
     // --- S3: the organization listing at 1,000 and 10,000 outstanding ---------------------
-    const listing: LoadSpec = {
-      origin: embedded.origin,
-      method: 'GET',
-      headers: { authorization: s3Org.authorization },
-      path: () => `/organizations/${s3Org.orgId}/oneshots`,
-      connections: config.listConnections,
-      durationS: config.listDurationS,
-      expectStatus: 200,
-    };
-    const seed = async (amount: number) => {
-      const seeded = await runLoad({ ...pushLoad(embedded.origin, s3Org), amount });
-      if (seeded.ok !== amount) throw new Error(`S3: seeding ${amount} oneshots got ${seeded.ok} accepted (${JSON.stringify(seeded.statuses)})`);
-    };
-    await seed(1000);
-    const list1k = await measure(bench, 'S3 1k', listing, cpuWatch(embedded.processes, []));
-    await seed(9000);
-    const list10k = await measure(bench, 'S3 10k', listing, cpuWatch(embedded.processes, []));
-    const list10kJson = await measure(bench, 'S3 10k json', { ...listing, path: () => `/organizations/${s3Org.orgId}/oneshots.json` }, cpuWatch(embedded.processes, []));
-    const listRow = (id: string, what: string, result: LoadResult & { cpu?: string }, target: boolean): Row => ({
-      id,
-      scenario: `embedded: GET /organizations/<org>/oneshots${what}`,
-      rate: result.requestsPerSecond,
-      p50Ms: result.p50Ms,
-      p99Ms: result.p99Ms,
-      target: target ? `p99 < ${targets.listP99Ms} ms` : '',
-      pass: target ? result.p99Ms < targets.listP99Ms && result.failed === 0 : undefined,
-      note: failures(result),
-      cpu: result.cpu,
-    });
-    rows.push(listRow('S3', ', 1,000 outstanding (XML)', list1k, false));
-    rows.push(listRow('S3', ', 10,000 outstanding (XML)', list10k, true));
-    rows.push(listRow('S3', '.json, 10,000 outstanding', list10kJson, true));
+    if (measures('S3')) {
+      const listing: LoadSpec = {
+        origin: embedded.origin,
+        method: 'GET',
+        headers: { authorization: s3Org.authorization },
+        path: () => `/organizations/${s3Org.orgId}/oneshots`,
+        connections: config.listConnections,
+        durationS: config.listDurationS,
+        expectStatus: 200,
+      };
+      const seed = async (amount: number) => {
+        const seeded = await runLoad({ ...pushLoad(embedded.origin, s3Org), amount });
+        if (seeded.ok !== amount) throw new Error(`S3: seeding ${amount} oneshots got ${seeded.ok} accepted (${JSON.stringify(seeded.statuses)})`);
+      };
+      await seed(1000);
+      const list1k = await measure(bench, 'S3 1k', listing, cpuWatch(embedded.processes, []));
+      await seed(9000);
+      const list10k = await measure(bench, 'S3 10k', listing, cpuWatch(embedded.processes, []));
+      const list10kJson = await measure(bench, 'S3 10k json', { ...listing, path: () => `/organizations/${s3Org.orgId}/oneshots.json` }, cpuWatch(embedded.processes, []));
+      const listRow = (id: string, what: string, result: LoadResult & { cpu?: string }, target: boolean): Row => ({
+        id,
+        scenario: `embedded: GET /organizations/<org>/oneshots${what}`,
+        rate: result.requestsPerSecond,
+        p50Ms: result.p50Ms,
+        p99Ms: result.p99Ms,
+        target: target ? `p99 < ${targets.listP99Ms} ms` : '',
+        pass: target ? result.p99Ms < targets.listP99Ms && result.failed === 0 : undefined,
+        note: failures(result),
+        cpu: result.cpu,
+      });
+      rows.push(listRow('S3', ', 1,000 outstanding (XML)', list1k, false));
+      rows.push(listRow('S3', ', 10,000 outstanding (XML)', list10k, true));
+      rows.push(listRow('S3', '.json, 10,000 outstanding', list10kJson, true));
+    }
 
     // --- S4: upload + describe of the xlsx ------------------------------------------------
-    const limit = targets.uploadGrowthFactor * workbook.bytes;
-    const fileMb = mb(workbook.bytes).toFixed(1);
-    const s4e = await uploadScenario(bench, 'S4 embedded', embedded, s4Org, workbook, embedded.processes);
-    const s4d = await uploadScenario(bench, 'S4 distributed', distributed, s4dOrg, workbook, distributed.processes);
-    for (const [id, label, s4] of [['S4', 'embedded', s4e], ['S4', 'distributed', s4d]] as const) {
-      const worst = [...s4.growth].sort((a, b) => b[1] - a[1])[0]!;
-      const sorted = [...s4.uploads].sort((a, b) => a - b);
-      rows.push({
-        id,
-        scenario: `${label}: upload + describe of a ${fileMb} MB xlsx, ${config.uploadRounds} rounds`,
-        p50Ms: sorted[Math.floor(sorted.length / 2)],
-        p99Ms: sorted.at(-1),
-        versus: `peak RSS growth ${[...s4.growth].filter(([, b]) => b > 1024 * 1024).map(([c, b]) => `${c.name.replace('distributed-', '')} ${mb(b).toFixed(0)} MB`).join(', ')} = ${(worst[1] / workbook.bytes).toFixed(1)}× file`,
-        target: `growth < ${targets.uploadGrowthFactor}× file (${mb(limit).toFixed(0)} MB)`,
-        pass: [...s4.growth.values()].every((b) => b < limit),
-        note: 'times: upload',
-      });
+    if (measures('S4')) {
+      const limit = targets.uploadGrowthFactor * workbook.bytes;
+      const fileMb = mb(workbook.bytes).toFixed(1);
+      const s4e = await uploadScenario(bench, 'S4 embedded', embedded, s4Org, workbook, embedded.processes);
+      const s4d = await uploadScenario(bench, 'S4 distributed', distributed, s4dOrg, workbook, distributed.processes);
+      for (const [id, label, s4] of [['S4', 'embedded', s4e], ['S4', 'distributed', s4d]] as const) {
+        const worst = [...s4.growth].sort((a, b) => b[1] - a[1])[0]!;
+        const sorted = [...s4.uploads].sort((a, b) => a - b);
+        rows.push({
+          id,
+          scenario: `${label}: upload + describe of a ${fileMb} MB xlsx, ${config.uploadRounds} rounds`,
+          p50Ms: sorted[Math.floor(sorted.length / 2)],
+          p99Ms: sorted.at(-1),
+          versus: `peak RSS growth ${[...s4.growth].filter(([, b]) => b > 1024 * 1024).map(([c, b]) => `${c.name.replace('distributed-', '')} ${mb(b).toFixed(0)} MB`).join(', ')} = ${(worst[1] / workbook.bytes).toFixed(1)}× file`,
+          target: `growth < ${targets.uploadGrowthFactor}× file (${mb(limit).toFixed(0)} MB)`,
+          pass: [...s4.growth.values()].every((b) => b < limit),
+          note: 'times: upload',
+        });
+      }
     }
 
     // --- S5: the notifier ------------------------------------------------------------------
-    const s5 = await notifierScenario(bench, s5Prefix, standIn, s5Notifier.child, config.notifierEvents);
-    rows.push({
-      id: 'S5',
-      scenario: `notifier process (Redis badges): ${config.notifierEvents.toLocaleString('en-US')} \`created\` events → FCM stand-in`,
-      rate: s5.rate,
-      rateUnit: 'notifications/s',
-      target: `≥ ${targets.notificationsPerSecond.toLocaleString('en-US')}/s`,
-      pass: s5.rate >= targets.notificationsPerSecond && s5.delivered === config.notifierEvents,
-      note: s5.delivered < config.notifierEvents ? `only ${s5.delivered} delivered` : undefined,
-    });
+    if (measures('S5')) {
+      const s5 = await notifierScenario(bench, s5Prefix, standIn, s5Notifier.child, config.notifierEvents);
+      rows.push({
+        id: 'S5',
+        scenario: `notifier process (Redis badges): ${config.notifierEvents.toLocaleString('en-US')} \`created\` events → FCM stand-in`,
+        rate: s5.rate,
+        rateUnit: 'notifications/s',
+        target: `≥ ${targets.notificationsPerSecond.toLocaleString('en-US')}/s`,
+        pass: s5.rate >= targets.notificationsPerSecond && s5.delivered === config.notifierEvents,
+        note: s5.delivered < config.notifierEvents ? `only ${s5.delivered} delivered` : undefined,
+      });
+    }
 
     // --- report ---------------------------------------------------------------------------
     const memory = bench.memory.report();
@@ -467,10 +474,13 @@ async function main(): Promise<void> {
     notes.push(
       'Distributed mode: each process is `services/<name>/dist/main.js` (`npm run start:<name>`) with AMQP_PREFIX and a Redis key prefix of the run\'s own. S5\'s notifier is notifier/dist/main.js\'s code with the FCM stand-in as its FCM (bench/src/servers/notifier-with-stand-in.ts), alone under a prefix of its own.',
     );
+    if (config.only.size > 0) context.push(`only ${[...config.only].join(', ')} (BENCH_ONLY)`);
     const markdown = renderMarkdown({ rows, memory, context, notes });
     mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(join(resultsDir, 'latest.md'), `# Benchmark results (npm run bench)\n\n${markdown}`);
-    process.stdout.write(`\n${markdown}\nwritten to bench/results/latest.md\n`);
+    // A partial run never replaces the full one.
+    const resultFile = config.only.size > 0 ? 'partial.md' : 'latest.md';
+    writeFileSync(join(resultsDir, resultFile), `# Benchmark results (npm run bench)\n\n${markdown}`);
+    process.stdout.write(`\n${markdown}\nwritten to bench/results/${resultFile}\n`);
   } finally {
     await cleanUp();
   }
