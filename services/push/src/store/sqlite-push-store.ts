@@ -215,10 +215,6 @@ export class SqlitePushStore implements PushStore {
     if (this.db.open) this.db.close();
   }
 
-  private transaction<T>(work: () => T): T {
-    return this.sql.write(work);
-  }
-
   /**
    * `apply` in a transaction (grouped with the other writes of this turn), recorded under
    * `commandId`; or, when that id is recorded already, the first result again with nothing
