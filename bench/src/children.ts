@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { config, logsDir, profilesDir, repoRoot } from './config';
@@ -27,8 +27,14 @@ export function startNode(name: string, script: string, env: Record<string, stri
   mkdirSync(logsDir, { recursive: true });
   const logFile = join(logsDir, `${name}.log`);
   const fd = openSync(logFile, 'w');
-  const execArgv = [...nodeFlags, ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profilesDir}`, `--cpu-prof-name=${name}.cpuprofile`] : [])];
-  if (config.cpuProfile) mkdirSync(profilesDir, { recursive: true });
+  // No --cpu-prof-name: every thread (the SQLite checkpointer is a worker) writes a profile,
+  // and one name would let the last thread's overwrite the main thread's.
+  const threadProfilesDir = join(profilesDir, name);
+  const execArgv = [...nodeFlags, ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${threadProfilesDir}`] : [])];
+  if (config.cpuProfile) {
+    rmSync(threadProfilesDir, { recursive: true, force: true });
+    mkdirSync(threadProfilesDir, { recursive: true });
+  }
   const child = fork(script, [], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
@@ -36,7 +42,12 @@ export function startNode(name: string, script: string, env: Record<string, stri
     stdio: ['ignore', fd, fd, 'ipc'],
   });
   closeSync(fd);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      if (config.cpuProfile) nameThreadProfiles(name, threadProfilesDir);
+      resolve();
+    }),
+  );
   const handle: Child = {
     name,
     pid: child.pid!,
@@ -72,6 +83,21 @@ export function startNode(name: string, script: string, env: Record<string, stri
   };
   running.add(handle);
   return handle;
+}
+
+/**
+ * Node names a profile CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile: the main
+ * thread's (thread id 0) becomes profiles/<name>.cpuprofile, a worker's
+ * profiles/<name>.thread-<id>.cpuprofile.
+ */
+function nameThreadProfiles(name: string, threadProfilesDir: string): void {
+  for (const file of readdirSync(threadProfilesDir)) {
+    const threadId = /^CPU\.\d+\.\d+\.\d+\.(\d+)\.\d+\.cpuprofile$/.exec(file)?.[1];
+    if (threadId === undefined) continue;
+    const target = threadId === '0' ? `${name}.cpuprofile` : `${name}.thread-${threadId}.cpuprofile`;
+    renameSync(join(threadProfilesDir, file), join(profilesDir, target));
+  }
+  rmSync(threadProfilesDir, { recursive: true, force: true });
 }
 
 /** Stops every child still running (on the way out, also after a failure). */
@@ -135,8 +161,20 @@ export function resetPeakRss(pid: number): void {
 
 /** CPU time (user + system, with waited-for children) of a process so far, in clock ticks (1/100 s). */
 export function processJiffies(pid: number): number {
+  return jiffiesIn(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU time of a process's main thread alone (the thread whose id is the pid): in embedded
+ * mode the gateway's, apart from the services' thread and the others.
+ */
+export function mainThreadJiffies(pid: number): number {
+  return jiffiesIn(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function jiffiesIn(statFile: string): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statFile, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime, stime, cutime, cstime are fields 14-17 (1-based); here offset by the two before ')'.
     return Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);

@@ -10,6 +10,7 @@ import {
   ForeignCpu,
   infrastructurePids,
   peakRssBytes,
+  mainThreadJiffies,
   processJiffies,
   resetPeakRss,
   rssBytes,
@@ -88,11 +89,22 @@ interface Bench {
 /** Every process whose CPU is the bench's own doing. */
 const ourPids = (bench: Bench) => [process.pid, ...bench.memory.all().map((c) => c.pid), ...bench.infrastructure];
 
-/** Who did the work of a scenario, for its CPU a request: processes under test, RabbitMQ, Redis, the load generator. */
-type CpuWatch = Array<[name: string, pids: number[]]>;
+/**
+ * Who did the work of a scenario, for its CPU a request: processes under test (a process with
+ * threads of its own also its main thread alone), RabbitMQ, Redis, the load generator; each
+ * with how to read its CPU ticks so far.
+ */
+type CpuWatch = Array<[name: string, ticks: () => number]>;
 
-function cpuWatch(children: Child[], infrastructure: Array<[string, number[]]>): CpuWatch {
-  return [...children.map((c): [string, number[]] => [c.name.replace(/^(distributed|anchor)-/, ''), [c.pid]]), ...infrastructure, ['load generator', [process.pid]]];
+const ticksOf = (pids: number[]) => () => pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
+
+function cpuWatch(children: Child[], infrastructure: Array<[string, number[]]>, threaded: Child[] = []): CpuWatch {
+  return [
+    ...children.map((c): [string, () => number] => [c.name.replace(/^(distributed|anchor)-/, ''), ticksOf([c.pid])]),
+    ...threaded.map((c): [string, () => number] => [`${c.name} main thread`, () => mainThreadJiffies(c.pid)]),
+    ...infrastructure.map(([name, pids]): [string, () => number] => [name, ticksOf(pids)]),
+    ['load generator', ticksOf([process.pid])],
+  ];
 }
 
 type Measured = LoadResult & { cpuTicks: Map<string, number> };
@@ -122,10 +134,9 @@ async function measureOnce(bench: Bench, label: string, spec: LoadSpec, watch: C
     label,
     async () => {
       bench.foreign.begin(ourPids(bench));
-      const ticks = (pids: number[]) => pids.reduce((sum, pid) => sum + processJiffies(pid), 0);
-      const before = watch.map(([, pids]) => ticks(pids));
+      const before = watch.map(([, ticks]) => ticks());
       const result = await runLoad(spec);
-      const cpuTicks = new Map(watch.map(([name, pids], i) => [name, ticks(pids) - before[i]!]));
+      const cpuTicks = new Map(watch.map(([name, ticks], i) => [name, ticks() - before[i]!]));
       bench.foreign.end();
       log(
         `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms` +
@@ -374,7 +385,7 @@ async function main(): Promise<void> {
     const rounds: Record<'A1' | 'S1' | 'A2' | 'S2', Measured[]> = { A1: [], S1: [], A2: [], S2: [] };
     const pushScenarios = {
       A1: () => measureOnce(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], [])),
-      S1: () => measureOnce(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, [])),
+      S1: () => measureOnce(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, [], embedded.processes)),
       A2: () => measureOnce(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra)),
       S2: () => measureOnce(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra)),
     };
@@ -404,10 +415,10 @@ async function main(): Promise<void> {
         if (seeded.ok !== amount) throw new Error(`S3: seeding ${amount} oneshots got ${seeded.ok} accepted (${JSON.stringify(seeded.statuses)})`);
       };
       await seed(1000);
-      const list1k = await measure(bench, 'S3 1k', listing, cpuWatch(embedded.processes, []));
+      const list1k = await measure(bench, 'S3 1k', listing, cpuWatch(embedded.processes, [], embedded.processes));
       await seed(9000);
-      const list10k = await measure(bench, 'S3 10k', listing, cpuWatch(embedded.processes, []));
-      const list10kJson = await measure(bench, 'S3 10k json', { ...listing, path: () => `/organizations/${s3Org.orgId}/oneshots.json` }, cpuWatch(embedded.processes, []));
+      const list10k = await measure(bench, 'S3 10k', listing, cpuWatch(embedded.processes, [], embedded.processes));
+      const list10kJson = await measure(bench, 'S3 10k json', { ...listing, path: () => `/organizations/${s3Org.orgId}/oneshots.json` }, cpuWatch(embedded.processes, [], embedded.processes));
       const listRow = (id: string, what: string, result: LoadResult & { cpu?: string }, target: boolean): Row => ({
         id,
         scenario: `embedded: GET /organizations/<org>/oneshots${what}`,
