@@ -3,6 +3,7 @@ import { connect, type ChannelModel, type RecoveringChannelModel } from 'amqplib
 import type { ConnectionChannel } from './managed-channel';
 import { coalesceWrites } from './coalesce-writes';
 import { assembleContent } from './content-assembly';
+import { sendContentInPlace } from './content-frames-in-place';
 
 export interface AmqpConnectionOptions {
   url: string;
@@ -89,6 +90,7 @@ export class AmqpConnection {
   private async setUp(model: ChannelModel): Promise<void> {
     coalesceWrites(model);
     assembleContent(model);
+    sendContentInPlace(model);
     // Until recovery binds its own listeners, a connection error here would be unhandled.
     model.on('error', (err: Error) => this.logger.warn({ err }, 'broker connection error during setup'));
     try {
