@@ -151,14 +151,19 @@ async function measure(bench: Bench, label: string, spec: LoadSpec, watch: CpuWa
   return combineMeasured([await measureOnce(bench, label, spec, watch)]);
 }
 
-function pushLoad(origin: string, org: Pick<BenchOrganization, 'authorization' | 'formNamespace' | 'deviceIdentifiers'>, durationS = config.durationS): LoadSpec {
+function pushLoad(
+  origin: string,
+  org: Pick<BenchOrganization, 'authorization' | 'formNamespace' | 'deviceIdentifiers'>,
+  durationS = config.durationS,
+  connections = config.connections,
+): LoadSpec {
   return {
     origin,
     method: 'POST',
     headers: { authorization: org.authorization },
     body: oneshotBody(org.formNamespace),
     path: (n) => pushPath(org.deviceIdentifiers, n),
-    connections: config.connections,
+    connections,
     durationS,
     expectStatus: 202,
   };
@@ -383,21 +388,34 @@ async function main(): Promise<void> {
     // measurement: a slow spell of the machine then weighs on anchors and scenarios alike.
     const infra = infrastructureByName();
     const rounds: Record<'A1' | 'S1' | 'A2' | 'S2', Measured[]> = { A1: [], S1: [], A2: [], S2: [] };
-    const pushScenarios = {
-      A1: () => measureOnce(bench, 'A1', pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg), cpuWatch([a1], [])),
-      S1: () => measureOnce(bench, 'S1', pushLoad(embedded.origin, s1Org), cpuWatch(embedded.processes, [], embedded.processes)),
-      A2: () => measureOnce(bench, 'A2', pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg), cpuWatch([a2, consumer], infra)),
-      S2: () => measureOnce(bench, 'S2', pushLoad(distributed.origin, s2Org), cpuWatch(distributed.processes, infra)),
-    };
+    const pushScenarios = (connections: number, label = '') => ({
+      A1: () => measureOnce(bench, `A1${label}`, pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg, config.durationS, connections), cpuWatch([a1], [])),
+      S1: () => measureOnce(bench, `S1${label}`, pushLoad(embedded.origin, s1Org, config.durationS, connections), cpuWatch(embedded.processes, [], embedded.processes)),
+      A2: () => measureOnce(bench, `A2${label}`, pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg, config.durationS, connections), cpuWatch([a2, consumer], infra)),
+      S2: () => measureOnce(bench, `S2${label}`, pushLoad(distributed.origin, s2Org, config.durationS, connections), cpuWatch(distributed.processes, infra)),
+    });
     const pushIds = (['A1', 'S1', 'A2', 'S2'] as const).filter(measures);
+    const atConnections = pushScenarios(config.connections);
     for (let round = 1; round <= config.rounds; round++) {
-      for (const id of pushIds) rounds[id].push(await pushScenarios[id]());
+      for (const id of pushIds) rounds[id].push(await atConnections[id]());
     }
     const result = (id: keyof typeof rounds) => combineMeasured(rounds[id]);
     if (measures('A1')) rows.push(anchorRow('A1', 'bare express, 202', result('A1')));
     if (measures('A2')) rows.push(anchorRow('A2', 'express + amqplib direct reply-to round trip', result('A2')));
     if (measures('S1')) rows.push(ratioRow('S1', `embedded: POST /clients/<device>/oneshots.json, ${config.devices} devices`, result('S1'), result('A1'), 'A1'));
     if (measures('S2')) rows.push(ratioRow('S2', `distributed: the same`, result('S2'), result('A2'), 'A2'));
+
+    // The same at saturation: one round each, the anchors beside their scenarios again.
+    if (config.saturationConnections > 0) {
+      const saturated = pushScenarios(config.saturationConnections, ` at ${config.saturationConnections}`);
+      const at: Partial<Record<keyof typeof rounds, LoadResult & { cpu?: string }>> = {};
+      for (const id of pushIds) at[id] = combineMeasured([await saturated[id]()]);
+      const suffix = `, ${config.saturationConnections} connections`;
+      if (at.A1) rows.push(anchorRow('A1', `bare express, 202${suffix}`, at.A1));
+      if (at.A2) rows.push(anchorRow('A2', `express + amqplib round trip${suffix}`, at.A2));
+      if (at.S1 && at.A1) rows.push(ratioRow('S1', `embedded${suffix}`, at.S1, at.A1, 'A1'));
+      if (at.S2 && at.A2) rows.push(ratioRow('S2', `distributed${suffix}`, at.S2, at.A2, 'A2'));
+    }
 
     // --- S3: the organization listing at 1,000 and 10,000 outstanding ---------------------
     if (measures('S3')) {
@@ -478,7 +496,7 @@ async function main(): Promise<void> {
     const context = [
       `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, run ${runId}, ${((Date.now() - runStarted) / 1000).toFixed(0)} s in all`,
       `${cpu.length} × ${cpu[0]?.model.trim() ?? 'CPU'}, Node ${process.version}; load generator autocannon in the bench process, on the same machine; everything on 127.0.0.1`,
-      `A1, A2, S1, S2: ${config.connections} connections, ${config.rounds} rounds of ${config.warmupS} s warm-up then ${config.durationS} s, each scenario's rounds combined; S3: ${config.listConnections} connections, ${config.listDurationS} s; p50/p99 from every answer's own latency (µs resolution)`,
+      `A1, A2, S1, S2: ${config.connections} connections, ${config.rounds} rounds of ${config.warmupS} s warm-up then ${config.durationS} s, each scenario's rounds combined${config.saturationConnections > 0 ? `, then one round each at ${config.saturationConnections} connections` : ''}; S3: ${config.listConnections} connections, ${config.listDurationS} s; p50/p99 from every answer's own latency (µs resolution)`,
       `services at LOG_LEVEL=${config.logLevel} (access log per request), logs to files; S1/S2 devices have no push token (no notification per push; S5 measures notifications)`,
       `machine load average at start ${loadAtStart.map((v) => v.toFixed(2)).join(' / ')}; CPU used by processes other than the bench, its children, RabbitMQ and Redis during measurements: ${(foreignShare * 100).toFixed(0)}% of the machine${foreignShare > 0.1 ? ' (busy: treat absolute numbers with care; ratios share the noise)' : ' (quiet)'}`,
     ];
