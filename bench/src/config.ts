@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 
-function numberFromEnv(name: string, fallback: number): number {
+function numberFromEnv(name: string, fallback: number, { zeroAllowed = false } = {}): number {
   const value = process.env[name];
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} must be a positive number, not ${value}`);
+  if (!Number.isFinite(parsed) || parsed < 0 || (parsed === 0 && !zeroAllowed)) {
+    throw new Error(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number, not ${value}`);
+  }
   return parsed;
 }
 
@@ -47,7 +49,7 @@ export const config = {
    * At 10, A2, S1 and S2 wait on their own latency with CPU to spare, so their rate is not
    * yet what the machine can take; here every one of them has its cores busy.
    */
-  saturationConnections: numberFromEnv('BENCH_SATURATION_CONNECTIONS', 32),
+  saturationConnections: numberFromEnv('BENCH_SATURATION_CONNECTIONS', 32, { zeroAllowed: true }),
   /** Concurrent connections for the organization listing (S3). */
   listConnections: numberFromEnv('BENCH_LIST_CONNECTIONS', 2),
   /** Seconds of load per S3 measurement. */
