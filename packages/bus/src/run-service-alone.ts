@@ -1,6 +1,7 @@
 import {
   createLogger,
   Lifecycle,
+  limitHeapGrowth,
   loadSettingsOrExit,
   type Logger,
   type RunningService,
@@ -80,6 +81,7 @@ export async function startServiceAlone(
  * endpoints, graceful stop. `prefetch`: messages a consumer takes at once (default 32).
  */
 export function runServiceAlone(name: string, start: ServiceStarter<Bus>, options: { prefetch?: number } = {}): void {
+  limitHeapGrowth();
   const settings = loadSettingsOrExit();
   const logger = createLogger({ level: settings.LOG_LEVEL, name });
   if (!settings.AMQP_URL) {

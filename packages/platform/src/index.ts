@@ -5,3 +5,4 @@ export * from './lifecycle';
 export * from './parse-payload';
 export * from './secrets';
 export * from './running-service';
+export * from './heap-growth';

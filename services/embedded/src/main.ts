@@ -1,7 +1,8 @@
-import { createLogger, loadSettingsOrExit } from '@formcast/platform';
+import { createLogger, limitHeapGrowth, loadSettingsOrExit } from '@formcast/platform';
 import { startEmbedded } from './start-embedded';
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const settings = loadSettingsOrExit();
   const logger = createLogger({ level: settings.LOG_LEVEL, name: 'formcast' });
   const system = await startEmbedded(settings, logger);

@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { createBus } from '@formcast/bus';
-import { createLogger, Lifecycle, loadSettingsOrExit } from '@formcast/platform';
+import { createLogger, Lifecycle, limitHeapGrowth, loadSettingsOrExit } from '@formcast/platform';
 import { createGatewayApp } from './http/create-app';
 import { closeServer, listenOn } from './http/listen';
 
 /** The gateway alone (distributed mode): HTTP in, commands out over RabbitMQ. */
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const settings = loadSettingsOrExit();
   const logger = createLogger({ level: settings.LOG_LEVEL, name: 'gateway' });
   if (!settings.AMQP_URL || !settings.ADMIN_TOKEN) {
