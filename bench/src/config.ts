@@ -47,7 +47,7 @@ export const config = {
   /**
    * A second reading of A1, S1, A2, S2 (one round each) at this many connections; 0: none.
    * At 10, A2, S1 and S2 wait on their own latency with CPU to spare, so their rate is not
-   * yet what the machine can take; here every one of them has its cores busy.
+   * yet what the machine can take; here they come close to it.
    */
   saturationConnections: numberFromEnv('BENCH_SATURATION_CONNECTIONS', 32, { zeroAllowed: true }),
   /** Concurrent connections for the organization listing (S3). */
