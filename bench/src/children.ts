@@ -165,8 +165,8 @@ export function processJiffies(pid: number): number {
 }
 
 /**
- * CPU time of a process's main thread alone (the thread whose id is the pid): in embedded
- * mode the gateway's, apart from the services' thread and the others.
+ * CPU time of a process's main thread alone (the thread whose id is the pid): its event
+ * loop, apart from worker threads (the SQLite checkpointer), libuv's pool and V8's helpers.
  */
 export function mainThreadJiffies(pid: number): number {
   return jiffiesIn(`/proc/${pid}/task/${pid}/stat`);
