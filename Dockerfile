@@ -50,9 +50,11 @@ RUN npm prune --omit=dev --no-audit --no-fund \
 
 # ---- runtime: the same base image (the addon was built against its glibc), no build tools ----
 FROM ${NODE_IMAGE} AS runtime
-# V8's young generation capped at 4 MB semi-spaces, as `npm start` runs it (README, Performance).
+# V8's young generation capped at 4 MB semi-spaces, and glibc's mmap threshold fixed, as
+# `npm start` runs it (README, Performance).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-semi-space-size=4 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     SERVICE=gateway \
     PORT=3000 \
     HEALTH_PORT=8080 \

@@ -5,7 +5,7 @@ import { connect } from 'amqplib';
 import Redis from 'ioredis';
 import { topologyFor } from '@formcast/bus';
 import { freePort, startNode, waitForHttp, type Child } from './children';
-import { benchDist, config, repoRoot, serviceNodeFlags } from './config';
+import { benchDist, config, repoRoot, serviceEnvironment, serviceNodeFlags } from './config';
 
 /** A running Formcast API under test: where it answers and which processes it is. */
 export interface System {
@@ -21,16 +21,21 @@ function dataDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `formcast-bench-${label}-`));
 }
 
+/** A Formcast process as `npm start` and `npm run start:<service>` run it: their V8 flags and environment. */
+function startFormcastProcess(name: string, script: string, env: Record<string, string>): Child {
+  return startNode(name, script, { ...serviceEnvironment, ...env }, serviceNodeFlags);
+}
+
 /** `npm start`'s process: services/embedded/dist/main.js, in-process bus, SQLite. */
 export async function startEmbeddedSystem(): Promise<System> {
   const dir = dataDir('embedded');
   const port = await freePort();
-  const child = startNode('embedded', join(repoRoot, 'services/embedded/dist/main.js'), {
+  const child = startFormcastProcess('embedded', join(repoRoot, 'services/embedded/dist/main.js'), {
     PORT: String(port),
     DATA_DIR: dir,
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: config.logLevel,
-  }, serviceNodeFlags);
+  });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/readyz`, child);
   return {
@@ -75,12 +80,12 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
         const dir = dataDir(name);
         dirs.push(dir);
         const healthPort = await freePort();
-        const child = startNode(`distributed-${name}`, join(repoRoot, `services/${name}/dist/main.js`), {
+        const child = startFormcastProcess(`distributed-${name}`, join(repoRoot, `services/${name}/dist/main.js`), {
           ...common,
           DATA_DIR: dir,
           HEALTH_PORT: String(healthPort),
           ...(name === 'notifier' ? { REDIS_URL: redisUrlWithKeyPrefix(options.redisPrefix) } : {}),
-        }, serviceNodeFlags);
+        });
         processes.push(child);
         await waitForHttp(`http://127.0.0.1:${healthPort}/readyz`, child);
       }),
@@ -88,11 +93,11 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
     const gatewayDir = dataDir('gateway');
     dirs.push(gatewayDir);
     const port = await freePort();
-    const gateway = startNode('distributed-gateway', join(repoRoot, 'services/gateway/dist/main.js'), {
+    const gateway = startFormcastProcess('distributed-gateway', join(repoRoot, 'services/gateway/dist/main.js'), {
       ...common,
       DATA_DIR: gatewayDir,
       PORT: String(port),
-    }, serviceNodeFlags);
+    });
     processes.unshift(gateway); // stopped first
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/readyz`, gateway);
@@ -111,7 +116,7 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
 export async function startStandInNotifier(options: { prefix: string; redisPrefix: string; fcmPort: number }): Promise<{ child: Child; stop(): Promise<void> }> {
   const dir = dataDir('notifier-s5');
   const healthPort = await freePort();
-  const child = startNode('notifier (S5, FCM stand-in)', join(benchDist, 'servers/notifier-with-stand-in.js'), {
+  const child = startFormcastProcess('notifier (S5, FCM stand-in)', join(benchDist, 'servers/notifier-with-stand-in.js'), {
     AMQP_URL: config.amqpUrl,
     AMQP_PREFIX: options.prefix,
     REDIS_URL: redisUrlWithKeyPrefix(options.redisPrefix),
@@ -119,7 +124,7 @@ export async function startStandInNotifier(options: { prefix: string; redisPrefi
     HEALTH_PORT: String(healthPort),
     LOG_LEVEL: config.logLevel,
     BENCH_FCM_PORT: String(options.fcmPort),
-  }, serviceNodeFlags);
+  });
   const stop = async () => {
     await child.stop();
     await deleteTopology(options.prefix, ['notifier']);

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { parseSettings, settingsSchema } from '@formcast/platform';
-import { serviceNodeFlags } from '../../bench/src/config';
+import { serviceEnvironment, serviceNodeFlags } from '../../bench/src/config';
 
 /**
  * Offline checks of what deploys Formcast (no Docker engine or cluster runs here): the
@@ -32,16 +32,19 @@ it('finds every process the deploy files must run', () => {
 
 /** The V8 flags every process runs with (README, Performance); the bench's copy must agree. */
 const nodeFlags = serviceNodeFlags.join(' ');
+/** The environment every process starts with beside its settings (README, Performance), as the bench gives it. */
+const environment = Object.entries(serviceEnvironment).map(([name, value]) => `${name}=${value}`);
+const environmentPrefix = environment.map((assignment) => `${assignment} `).join('');
 
 describe('root package.json', () => {
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
 
   it.each(processes)('has start:%s, running that process from dist/', (name) => {
-    expect(scripts[`start:${name}`]).toBe(`node ${nodeFlags} ${mainOf(name)}`);
+    expect(scripts[`start:${name}`]).toBe(`${environmentPrefix}node ${nodeFlags} ${mainOf(name)}`);
   });
 
-  it('starts embedded mode with the same flags', () => {
-    expect(scripts['start']).toBe(`npm run build && node ${nodeFlags} services/embedded/dist/main.js`);
+  it('starts embedded mode with the same flags and environment', () => {
+    expect(scripts['start']).toBe(`npm run build && ${environmentPrefix}node ${nodeFlags} services/embedded/dist/main.js`);
   });
 });
 
@@ -99,6 +102,11 @@ describe('Dockerfile', () => {
   it('runs every process with the V8 flags of `npm start` (NODE_OPTIONS)', () => {
     const env = finalStage.lines.filter((l) => l.startsWith('ENV ')).join(' ');
     expect(/\bNODE_OPTIONS=(\S+)/.exec(env)?.[1]).toBe(nodeFlags);
+  });
+
+  it('runs every process with the environment of `npm start`', () => {
+    const env = finalStage.lines.filter((l) => l.startsWith('ENV ')).join(' ').split(/\s+/);
+    expect(env).toEqual(expect.arrayContaining(environment));
   });
 
   it('leaves installed and built output out of the context (.dockerignore)', () => {
