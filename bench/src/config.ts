@@ -31,7 +31,7 @@ function scenariosFromEnv(value: string | undefined): Set<ScenarioId> {
 
 /**
  * Every knob of a run, from the environment (BENCH_*), with defaults sized so the whole run
- * stays around four minutes on a 2-core machine.
+ * stays around three and a half minutes on a 2-core machine.
  */
 export const config = {
   amqpUrl: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ChannelModel } from 'amqplib';
+import { frameEndOctet, frameHeaderBytes, frameTypeBody, frameTypeHeader } from './amqp-frames';
 
 /** An AMQP frame as amqplib's `decodeFrame` takes it. */
 export interface RawFrame {
@@ -12,10 +13,6 @@ export interface RawFrame {
 
 type DecodeFrame = (frame: RawFrame) => unknown;
 
-const frameHeaderBytes = 7;
-const frameEnd = 0xce;
-const frameTypeHeader = 2;
-const frameTypeBody = 3;
 
 /**
  * Reads AMQP frames from a stream of chunks, and hands a message's content over as one body
@@ -105,7 +102,7 @@ export class ContentAssemblingReader {
     if (this.buffered < frameHeaderBytes + size + 1) return null;
     this.take(frameHeaderBytes);
     const parts = this.take(size);
-    if (this.take(1)[0]!.readUInt8(0) !== frameEnd) throw new Error('Invalid frame');
+    if (this.take(1)[0]!.readUInt8(0) !== frameEndOctet) throw new Error('Invalid frame');
     return { type, channel, size, parts };
   }
 

@@ -1,11 +1,8 @@
 import type { Writable } from 'node:stream';
 import type { ChannelModel } from 'amqplib';
+import { frameEndOctet, frameHeaderBytes, frameOverhead, frameTypeBody } from './amqp-frames';
 
-const frameTypeBody = 3;
-const frameHeaderBytes = 7;
-/** AMQP's frame overhead: the 7-byte header and the frame-end octet. */
-const frameOverhead = frameHeaderBytes + 1;
-const frameEnd = Buffer.from([0xce]);
+const frameEnd = Buffer.from([frameEndOctet]);
 
 interface AmqplibSendingConnection {
   sendContent?: (channel: number, body: Buffer) => boolean;
