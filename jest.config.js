@@ -2,7 +2,7 @@
  * One jest run for the whole monorepo. Workspace packages are mapped to their TypeScript
  * sources, so tests never depend on a prior build.
  */
-const services = ['gateway', 'directory', 'embedded', 'resources', 'push', 'notifier'];
+const services = ['gateway', 'directory', 'embedded', 'resources', 'push', 'notifier', 'delivery'];
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -1,6 +1,6 @@
 import type { ApiClient } from './support/api-client';
-import { createOrganization, type TestOrganization } from './support/fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 
 const billionLaughs = `<?xml version="1.0"?>
 <!DOCTYPE lolz [
@@ -15,25 +15,19 @@ const externalEntity = `<?xml version="1.0"?>
 <groups><group><name>&xxe;</name></group></groups>`;
 
 describe.each(systemModes)('Bad input gets a clear 4xx and changes nothing (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
+  const sys = useSystem(mode, { env: { BODY_LIMIT_BYTES: '4096' }, organizations: 1 });
   let groupsBefore: string;
 
   beforeAll(async () => {
-    system = await startSystem(mode, { BODY_LIMIT_BYTES: '4096' });
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    groupsBefore = (await api.get(`/organizations/${org.orgId}/groups.json`, { token: org.token })).text;
+    groupsBefore = (await sys.api.get(`/organizations/${sys.org.orgId}/groups.json`, { token: sys.org.token })).text;
   });
   afterEach(async () => {
-    const after = await api.get(`/organizations/${org.orgId}/groups.json`, { token: org.token });
+    const after = await sys.api.get(`/organizations/${sys.org.orgId}/groups.json`, { token: sys.org.token });
     expect(after.text).toBe(groupsBefore);
   });
-  afterAll(() => system?.stop());
 
   const post = (options: Parameters<ApiClient['post']>[1]) =>
-    api.post(`/organizations/${org.orgId}/groups`, { token: org.token, ...options });
+    sys.api.post(`/organizations/${sys.org.orgId}/groups`, { token: sys.org.token, ...options });
 
   it.each([
     ['malformed JSON', { body: '["unclosed', contentType: 'application/json' }, 400, /Malformed JSON/],
@@ -57,7 +51,7 @@ describe.each(systemModes)('Bad input gets a clear 4xx and changes nothing (%s)'
 
   it('refuses wrong types in a group update with 400 naming the field', async () => {
     const groups = JSON.parse(groupsBefore).groups;
-    const path = `/organizations/${org.orgId}/groups/${groups[0].id}`;
+    const path = `/organizations/${sys.org.orgId}/groups/${groups[0].id}`;
     for (const [body, field] of [
       [{ group: { form_ids: ['1'] } }, /form_ids/],
       [{ group: { device_ids: 'all' } }, /device_ids/],
@@ -65,11 +59,11 @@ describe.each(systemModes)('Bad input gets a clear 4xx and changes nothing (%s)'
       [{ group: { form_ids: [{ $gt: 0 }] } }, /form_ids/],
       [[], /group/],
     ] as const) {
-      const res = await api.put(path, { token: org.token, json: body });
+      const res = await sys.api.put(path, { token: sys.org.token, json: body });
       expect(res.status).toBe(400);
       expect(res.text).toMatch(field);
     }
-    const xml = await api.put(path, { token: org.token, xml: '<group><form_ids><form_id>abc</form_id></form_ids></group>' });
+    const xml = await sys.api.put(path, { token: sys.org.token, xml: '<group><form_ids><form_id>abc</form_id></form_ids></group>' });
     expect(xml.status).toBe(400);
     expect(xml.text).toMatch(/form_ids/);
   });

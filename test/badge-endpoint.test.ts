@@ -12,73 +12,101 @@ import { notifierServiceName, startNotifier } from '@formcast/notifier';
 import { createLogger, parseSettings, type RunningService } from '@formcast/platform';
 import { deleteTestTopology, uniqueName, waitFor } from '@formcast/testing';
 import { ApiClient } from './support/api-client';
-import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
-import { amqpUrl, startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
+import { amqpUrl, systemModes } from './support/start-system';
+import { useStartedSystem, useSystem } from './support/use-system';
 
 const badgePath = (device: { identifier: string }, suffix = '') => `/clients/${encodeURIComponent(device.identifier)}/badge${suffix}`;
 
 describe.each(systemModes)('Badge endpoint (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
-  let other: TestOrganization;
+  const sys = useSystem(mode, { organizations: 2 });
   let device: TestDevice;
   let othersDevice: TestDevice;
 
   beforeAll(async () => {
-    system = await startSystem(mode);
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    other = await createOrganization(api, system.adminToken);
-    device = await enrollDevice(api, org);
-    othersDevice = await enrollDevice(api, other);
+    device = await enrollDevice(sys.api, sys.org);
+    othersDevice = await enrollDevice(sys.api, sys.orgs[1]);
   });
-  afterAll(() => system?.stop());
 
   it('answers {"badge": 0} for a device with nothing outstanding, in JSON by default', async () => {
     for (const path of [badgePath(device), badgePath(device, '.json')]) {
-      const res = await api.get(path, { token: org.token });
+      const res = await sys.api.get(path, { token: sys.org.token });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ badge: 0 });
+      expect(res.json()).toEqual({ badge: 0, push_token_present: false });
     }
   });
 
   it('answers XML for .xml or Accept: application/xml', async () => {
     const expected = '<?xml version="1.0" encoding="UTF-8"?>\n<badge type="integer">0</badge>\n';
-    const bySuffix = await api.get(badgePath(device, '.xml'), { token: org.token });
+    const bySuffix = await sys.api.get(badgePath(device, '.xml'), { token: sys.org.token });
     expect(bySuffix.status).toBe(200);
     expect(bySuffix.headers.get('content-type')).toMatch(/^application\/xml/);
     expect(bySuffix.text).toBe(expected);
-    const byAccept = await api.get(badgePath(device), { token: org.token, headers: { accept: 'application/xml' } });
+    const byAccept = await sys.api.get(badgePath(device), { token: sys.org.token, headers: { accept: 'application/xml' } });
     expect(byAccept.text).toBe(expected);
   });
 
   it('finds the device by its numeric id too', async () => {
-    const res = await api.get(`/clients/${device.id}/badge.json`, { token: org.token });
+    const res = await sys.api.get(`/clients/${device.id}/badge.json`, { token: sys.org.token });
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ badge: 0 });
+    expect(res.json()).toEqual({ badge: 0, push_token_present: false });
   });
 
   it('needs the organization API token', async () => {
-    const res = await api.get(badgePath(device, '.json'));
+    const res = await sys.api.get(badgePath(device, '.json'));
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Basic realm="Formcast API"');
-    expect((await api.get(badgePath(device, '.json'), { token: 'not-a-token' })).status).toBe(401);
+    expect((await sys.api.get(badgePath(device, '.json'), { token: 'not-a-token' })).status).toBe(401);
   });
 
   it("answers 404 for an unknown device and for another organization's device", async () => {
-    const unknown = await api.get(badgePath({ identifier: 'Android_nobody' }, '.json'), { token: org.token });
+    const unknown = await sys.api.get(badgePath({ identifier: 'Android_nobody' }, '.json'), { token: sys.org.token });
     expect(unknown.status).toBe(404);
-    const foreign = await api.get(badgePath(othersDevice, '.json'), { token: org.token });
+    const foreign = await sys.api.get(badgePath(othersDevice, '.json'), { token: sys.org.token });
     expect(foreign.status).toBe(404);
     expect(foreign.json()).toMatchObject({ status: '404', error: 'Not Found' });
-    expect((await api.get(`/clients/${othersDevice.id}/badge.json`, { token: org.token })).status).toBe(404);
-    expect((await api.get(badgePath(othersDevice, '.json'), { token: other.token })).json()).toEqual({ badge: 0 });
+    expect((await sys.api.get(`/clients/${othersDevice.id}/badge.json`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(badgePath(othersDevice, '.json'), { token: sys.orgs[1].token })).json()).toEqual({
+      badge: 0,
+      push_token_present: false,
+    });
+  });
+
+  it('says whether the device has a push token, never the token, and follows the device changing it', async () => {
+    const pushToken = `fcm-badge-${uniqueName('token')}`;
+    const identifier = uniqueName('Android_badge');
+    const enrolled = await sys.api.post('/devices/enroll', {
+      json: { enrollment_code: sys.org.enrollmentCode, identifier, push_token: pushToken },
+    });
+    expect(enrolled.status).toBe(201);
+    const withToken = { identifier, secret: enrolled.json().device_secret as string };
+    const approved = await sys.api.post(`/organizations/${sys.org.orgId}/devices/${enrolled.json().device.id}/approve`, { token: sys.org.token });
+    expect(approved.status).toBe(200);
+
+    const answer = await sys.api.get(badgePath(withToken, '.json'), { token: sys.org.token });
+    expect(answer.json()).toEqual({ badge: 0, push_token_present: true });
+    expect(answer.text).not.toContain(pushToken);
+    const presence = async (d: { identifier: string }) =>
+      (await sys.api.get(badgePath(d, '.json'), { token: sys.org.token })).json().push_token_present;
+
+    expect((await sys.api.put('/device/push_token', { bearer: withToken.secret, json: { push_token: null } })).status).toBe(200);
+    expect(await presence(withToken)).toBe(false);
+
+    expect(await presence(device)).toBe(false);
+    expect((await sys.api.put('/device/push_token', { bearer: device.secret, json: { push_token: 'fcm-registered-later' } })).status).toBe(200);
+    expect(await presence(device)).toBe(true);
+    expect((await sys.api.put('/device/push_token', { bearer: device.secret, json: { push_token: null } })).status).toBe(200);
+    expect(await presence(device)).toBe(false);
+  });
+
+  it('keeps the XML answer the bare badge element it always was (no push token there)', async () => {
+    const res = await sys.api.get(badgePath(device, '.xml'), { token: sys.org.token });
+    expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?>\n<badge type="integer">0</badge>\n');
   });
 
   it('answers 404 for another suffix', async () => {
-    expect((await api.get(badgePath(device, '.txt'), { token: org.token })).status).toBe(404);
+    expect((await sys.api.get(badgePath(device, '.txt'), { token: sys.org.token })).status).toBe(404);
   });
 });
 
@@ -139,25 +167,16 @@ async function startBadgeSystem(mode: PeersMode) {
         if (keys.length > 0) await redis.del(...keys);
         await redis.quit();
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
 
 describe.each<PeersMode>(['embedded', 'rabbitmq and redis'])('Badge endpoint following push events (%s)', (mode) => {
-  let system: Awaited<ReturnType<typeof startBadgeSystem>>;
-  let org: TestOrganization;
-  let other: TestOrganization;
-
-  beforeAll(async () => {
-    system = await startBadgeSystem(mode);
-    org = await createOrganization(system.api, system.adminToken);
-    other = await createOrganization(system.api, system.adminToken);
-  });
-  afterAll(() => system?.stop());
+  const sys = useStartedSystem(() => startBadgeSystem(mode), { organizations: 2 });
 
   const publish = (o: TestOrganization, device: TestDevice, type: PushEventType, oneshotId: number) =>
-    system.publisher.publish(
+    sys.running.publisher.publish(
       createEnvelope(
         type,
         {
@@ -169,14 +188,13 @@ describe.each<PeersMode>(['embedded', 'rabbitmq and redis'])('Badge endpoint fol
           name: 'Inspection',
           description: '',
           namespace: `http://formcast.local/xforms/t?${oneshotId}`,
-          outstandingCount: 0,
         },
         { orgId: o.orgId },
       ),
     );
 
   const badgeOf = async (o: TestOrganization, device: TestDevice) => {
-    const res = await system.api.get(badgePath(device, '.json'), { token: o.token });
+    const res = await sys.api.get(badgePath(device, '.json'), { token: o.token });
     expect(res.status).toBe(200);
     return (res.json() as { badge: number }).badge;
   };
@@ -184,44 +202,44 @@ describe.each<PeersMode>(['embedded', 'rabbitmq and redis'])('Badge endpoint fol
     waitFor(async () => (await badgeOf(o, device)) === badge, { description: `badge ${badge}` });
 
   it('counts created oneshots and stops counting revoked and completed ones', async () => {
-    const device = await enrollDevice(system.api, org);
-    await publish(org, device, pushEvents.oneshotCreated, 1);
-    await publish(org, device, pushEvents.oneshotCreated, 2);
-    await publish(org, device, pushEvents.oneshotCreated, 3);
-    await badgeBecomes(org, device, 3);
-    await publish(org, device, pushEvents.oneshotCompleted, 2);
-    await badgeBecomes(org, device, 2);
-    await publish(org, device, pushEvents.oneshotRevoked, 1);
-    await publish(org, device, pushEvents.oneshotRevoked, 3);
-    await badgeBecomes(org, device, 0);
-    const xml = await system.api.get(badgePath(device, '.xml'), { token: org.token });
+    const device = await enrollDevice(sys.api, sys.org);
+    await publish(sys.org, device, pushEvents.oneshotCreated, 1);
+    await publish(sys.org, device, pushEvents.oneshotCreated, 2);
+    await publish(sys.org, device, pushEvents.oneshotCreated, 3);
+    await badgeBecomes(sys.org, device, 3);
+    await publish(sys.org, device, pushEvents.oneshotCompleted, 2);
+    await badgeBecomes(sys.org, device, 2);
+    await publish(sys.org, device, pushEvents.oneshotRevoked, 1);
+    await publish(sys.org, device, pushEvents.oneshotRevoked, 3);
+    await badgeBecomes(sys.org, device, 0);
+    const xml = await sys.api.get(badgePath(device, '.xml'), { token: sys.org.token });
     expect(xml.text).toContain('<badge type="integer">0</badge>');
   });
 
   it('is not moved by duplicates, redeliveries or a created that comes after its completed', async () => {
-    const device = await enrollDevice(system.api, org);
+    const device = await enrollDevice(sys.api, sys.org);
     const oneshots = [11, 12, 13];
-    for (const id of oneshots) await publish(org, device, pushEvents.oneshotCreated, id);
-    for (const id of oneshots) await publish(org, device, pushEvents.oneshotCreated, id);
-    await publish(org, device, pushEvents.oneshotCompleted, 12);
-    await publish(org, device, pushEvents.oneshotCompleted, 12);
-    await publish(org, device, pushEvents.oneshotRevoked, 14);
-    await publish(org, device, pushEvents.oneshotCreated, 14);
-    await publish(org, device, pushEvents.oneshotUpdated, 12);
+    for (const id of oneshots) await publish(sys.org, device, pushEvents.oneshotCreated, id);
+    for (const id of oneshots) await publish(sys.org, device, pushEvents.oneshotCreated, id);
+    await publish(sys.org, device, pushEvents.oneshotCompleted, 12);
+    await publish(sys.org, device, pushEvents.oneshotCompleted, 12);
+    await publish(sys.org, device, pushEvents.oneshotRevoked, 14);
+    await publish(sys.org, device, pushEvents.oneshotCreated, 14);
+    await publish(sys.org, device, pushEvents.oneshotUpdated, 12);
     // A marker published last: the notifier takes events in order and changes badges in that
     // order (one SQLite writer; one Redis connection), so once the marker counts, all before it do.
-    const marker = await enrollDevice(system.api, org);
-    await publish(org, marker, pushEvents.oneshotCreated, 99);
-    await badgeBecomes(org, marker, 1);
-    expect(await badgeOf(org, device)).toBe(2);
+    const marker = await enrollDevice(sys.api, sys.org);
+    await publish(sys.org, marker, pushEvents.oneshotCreated, 99);
+    await badgeBecomes(sys.org, marker, 1);
+    expect(await badgeOf(sys.org, device)).toBe(2);
   });
 
   it("keeps another organization's badges apart and hides them (404)", async () => {
-    const mine = await enrollDevice(system.api, org);
-    const theirs = await enrollDevice(system.api, other);
-    await publish(other, theirs, pushEvents.oneshotCreated, 21);
-    await badgeBecomes(other, theirs, 1);
-    expect((await system.api.get(badgePath(theirs, '.json'), { token: org.token })).status).toBe(404);
-    expect(await badgeOf(org, mine)).toBe(0);
+    const mine = await enrollDevice(sys.api, sys.org);
+    const theirs = await enrollDevice(sys.api, sys.orgs[1]);
+    await publish(sys.orgs[1], theirs, pushEvents.oneshotCreated, 21);
+    await badgeBecomes(sys.orgs[1], theirs, 1);
+    expect((await sys.api.get(badgePath(theirs, '.json'), { token: sys.org.token })).status).toBe(404);
+    expect(await badgeOf(sys.org, mine)).toBe(0);
   });
 });

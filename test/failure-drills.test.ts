@@ -6,13 +6,18 @@ import { createOrganization, enrollDevice, type TestDevice, type TestOrganizatio
 import { PrivateRabbitmq } from './support/private-rabbitmq';
 import { createTemplate } from './support/push-fixtures';
 import { distributedAmqpUrl, distributedModeEnabled, processNameOf, startDistributed, type DistributedSystem } from './support/start-distributed';
+import { deliveriesOf, followUpsOf, startSubmissionDrill, webhooksReceived, type SubmissionDrill } from './support/submission-drill';
+import { SubmissionStream, type SubmitOutcome } from './support/submission-stream';
+import { useStartedSystem } from './support/use-system';
 
 /**
  * Failure drills on the distributed topology (every service a process of its own): a
  * stream of pushes keeps going while a service process is killed and started again, or
  * while the broker restarts. Every request must be answered (202, or 503/504 while
  * something is down; never 500, never left hanging), every accepted oneshot must be listed
- * afterwards, and each device's badge must equal its outstanding oneshots.
+ * afterwards, and each device's badge must equal its outstanding oneshots. Likewise a
+ * stream of submissions while the delivery process is killed or the broker restarts: every
+ * submission must reach the receiver, and be chained to its device exactly once.
  */
 
 const adminToken = 'drill-admin-token-0123456789abcdef';
@@ -21,6 +26,19 @@ const commandTimeoutMs = 2000;
 /** A request unanswered after this long counts as hanging. */
 const answerWithinMs = commandTimeoutMs + 8000;
 const drillTimeoutMs = 120_000;
+/**
+ * Every process's settings in the drills: receivers are on 127.0.0.1, and a delivery attempt
+ * times out as a command does, so a killed delivery process's leases end 7 s after their claim.
+ */
+const drillEnv = {
+  COMMAND_TIMEOUT_MS: String(commandTimeoutMs),
+  DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+  DELIVERY_TIMEOUT_MS: String(commandTimeoutMs),
+};
+/** Oneshots pushed, then submitted during a submission drill. */
+const submissionsPerDrill = 500;
+/** Time for every delivery to succeed once the submissions are in: a killed process's leases end, deferred dispatches come round. */
+const deliveredWithinMs = 30_000;
 
 const services = serviceStarters.map((start) => processNameOf(start) ?? 'unknown');
 /** Badges are checked when the notifier is one of the services (it runs as a process of its own). */
@@ -149,25 +167,76 @@ async function expectNothingLost({ system, org, devices }: Drill, outcomes: Push
   }
 }
 
+/** A submission stream over the drill's oneshots, a little slower than the push stream so that a drill happens during it. */
+const submissionStream = (drill: SubmissionDrill) => new SubmissionStream(drill.api.baseUrl, drill.oneshots, { answerWithinMs, paceMs: 40 });
+
+/**
+ * The submission drill's invariants, once the stream has finished: every oneshot was
+ * submitted; both destinations delivered every submission; the receiver got each at least
+ * once (the same webhook-id if more than once), and each device has one follow-up for each
+ * of its submissions, no more: a dispatch sent again (a lease that ran out, a command whose
+ * answer the broker lost, an event redelivered) was applied once.
+ */
+async function expectEverySubmissionDelivered(drill: SubmissionDrill, stream: SubmissionStream): Promise<void> {
+  const tags = drill.oneshots.map((o) => o.tag);
+  expect(tags.filter((tag) => !stream.submitted.has(tag))).toEqual([]);
+
+  // Done when both delivery logs show every submission's delivery succeeded.
+  let seen = '';
+  const succeeded = async (name: string, destinationId: number) => {
+    const deliveries = await deliveriesOf(drill, destinationId);
+    const done = deliveries.filter((d) => d.status === 'succeeded').length;
+    const others = deliveries.filter((d) => d.status !== 'succeeded').slice(0, 3);
+    seen += `${name}: ${done} of ${deliveries.length} succeeded${others.length > 0 ? `, others such as ${JSON.stringify(others)}` : ''}; `;
+    return deliveries.length === tags.length && done === tags.length ? deliveries : null;
+  };
+  const [webhook, dispatch] = await waitFor(
+    async () => {
+      seen = '';
+      const logs = [await succeeded('webhook', drill.destinations.webhook), await succeeded('dispatch', drill.destinations.dispatch)];
+      return logs[0] && logs[1] ? logs : null;
+    },
+    { timeoutMs: deliveredWithinMs, intervalMs: 500, description: 'every delivery to succeed' },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message} (last seen: ${seen}the receiver had ${webhooksReceived(drill).length} requests)`);
+  });
+
+  // At least once: a webhook-id that came twice is the same delivery (a lease ran out).
+  const received = webhooksReceived(drill);
+  expect(tags.filter((tag) => !received.some((r) => r.note === tag))).toEqual([]);
+  expect(new Set(received.map((r) => r.submissionId))).toEqual(new Set(webhook!.map((d) => d.submission_id)));
+  expect(new Set(received.map((r) => r.webhookId))).toEqual(new Set(webhook!.map((d) => d.webhook_id)));
+  expect(new Set(dispatch!.map((d) => d.submission_id))).toEqual(new Set(webhook!.map((d) => d.submission_id)));
+
+  for (const device of drill.devices) {
+    const followUps = await followUpsOf(drill, device);
+    const submittedHere = drill.oneshots.filter((o) => o.device === device).map((o) => o.tag);
+    expect(followUps.map((o) => o.payload['note']).sort()).toEqual(submittedHere.sort());
+  }
+}
+
+/** Answers a submission may get during a drill: stored, or 503/504 while something is down (then sent again), 409 if that try had gone through. */
+const unexpectedSubmitAnswers = (outcomes: SubmitOutcome[], allowed: SubmitOutcome['answer'][]) =>
+  outcomes.filter((o) => !allowed.includes(o.answer)).map((o) => `${o.tag}: ${o.answer}`);
+
 if (!distributedModeEnabled) console.warn('Failure drills skipped: E2E_DISTRIBUTED=0 leaves the distributed topology out');
 const describeDistributed = distributedModeEnabled ? describe : describe.skip;
 
 describeDistributed('failure drills: a service process dies during a stream of pushes', () => {
-  let system: DistributedSystem;
-
-  beforeAll(async () => {
+  beforeAll(() => {
     expect(services).not.toContain('unknown');
-    system = await startDistributed({ services, adminToken, env: { COMMAND_TIMEOUT_MS: String(commandTimeoutMs) } });
-  }, drillTimeoutMs);
-  afterAll(() => system?.stop(), drillTimeoutMs);
+  });
+  const sys = useStartedSystem(() => startDistributed({ services, adminToken, env: drillEnv }), {
+    hookTimeoutMs: drillTimeoutMs,
+  });
 
   // Push: the gateway answers 504 while it is down. Notifier: pushes go on being accepted and
   // their events wait in its queue; the badges catch up once it is back.
   it.each(withNotifier ? ['push', 'notifier'] : ['push'])(
     '%s killed (SIGKILL) and started again: every request answered, every accepted oneshot listed, badges right',
     async (name) => {
-      const drill = await startDrill(system);
-      const target = system.processes.get(name)!;
+      const drill = await startDrill(sys.running);
+      const target = sys.running.processes.get(name)!;
 
       const killedAt = Date.now();
       await target.signal('SIGKILL');
@@ -187,9 +256,30 @@ describeDistributed('failure drills: a service process dies during a stream of p
     drillTimeoutMs,
   );
 
+  it('delivery killed (SIGKILL) during 500 submissions and started again: every submission delivered, each chained once', async () => {
+    const drill = await startSubmissionDrill(sys.api, sys.adminToken, submissionsPerDrill);
+    try {
+      const stream = submissionStream(drill);
+      await waitFor(() => stream.acceptedSince() >= 100, { timeoutMs: 20_000, description: '100 submissions stored before the kill' });
+      const delivery = sys.running.processes.get('delivery')!;
+
+      const killedAt = Date.now();
+      await delivery.signal('SIGKILL');
+      expect(delivery.exits.at(-1)).toBe('SIGKILL');
+      // Devices go on submitting: the submission events wait in delivery's queue.
+      await waitFor(() => stream.acceptedSince(killedAt) >= 50, { timeoutMs: 20_000, description: '50 submissions stored while delivery is down' });
+      await delivery.start();
+
+      expect(unexpectedSubmitAnswers(await stream.finished(), [201])).toEqual([]);
+      await expectEverySubmissionDelivered(drill, stream);
+    } finally {
+      await drill.receiver.close();
+    }
+  }, drillTimeoutMs);
+
   it('push stopped by SIGTERM (a rolling update): it finishes what it holds and exits 0; nothing is lost', async () => {
-    const drill = await startDrill(system);
-    const push = system.processes.get('push')!;
+    const drill = await startDrill(sys.running);
+    const push = sys.running.processes.get('push')!;
 
     const stoppedAt = Date.now();
     await push.signal('SIGTERM');
@@ -204,12 +294,10 @@ describeDistributed('failure drills: a service process dies during a stream of p
 });
 
 describeDistributed('failure drills: two push replicas share its command queue', () => {
-  let system: DistributedSystem;
-
-  beforeAll(async () => {
-    system = await startDistributed({ services, adminToken, replicas: { push: 2 }, env: { COMMAND_TIMEOUT_MS: String(commandTimeoutMs) } });
-  }, drillTimeoutMs);
-  afterAll(() => system?.stop(), drillTimeoutMs);
+  const sys = useStartedSystem(
+    () => startDistributed({ services, adminToken, replicas: { push: 2 }, env: drillEnv }),
+    { hookTimeoutMs: drillTimeoutMs },
+  );
 
   async function consumersOf(queue: string): Promise<number> {
     const connection = await connect(distributedAmqpUrl);
@@ -221,17 +309,17 @@ describeDistributed('failure drills: two push replicas share its command queue',
   }
 
   it('one replica killed (SIGKILL): the other serves on at once, with the same store; nothing is lost, badges right', async () => {
-    const drill = await startDrill(system);
-    expect(await consumersOf(topologyFor(system.prefix).commandQueue('push'))).toBe(2);
+    const drill = await startDrill(sys.running);
+    expect(await consumersOf(topologyFor(sys.running.prefix).commandQueue('push'))).toBe(2);
 
     const killedAt = Date.now();
-    await system.processes.get('push-2')!.signal('SIGKILL');
+    await sys.running.processes.get('push-2')!.signal('SIGKILL');
     await waitFor(() => drill.stream.acceptedSince(killedAt) >= 30, { timeoutMs: 20_000, description: '30 pushes accepted after one replica died' });
     const outcomes = await drill.stream.stop();
 
     // What the dead replica held went back to the queue and the other replica answered it in time.
     expect(outcomes.filter((o) => o.answeredAt >= killedAt && o.answer !== 202).map((o) => `${o.tag}: ${o.answer}`)).toEqual([]);
-    expect(await consumersOf(topologyFor(system.prefix).commandQueue('push'))).toBe(1);
+    expect(await consumersOf(topologyFor(sys.running.prefix).commandQueue('push'))).toBe(1);
     await expectNothingLost(drill, outcomes);
   }, drillTimeoutMs);
 });
@@ -243,22 +331,19 @@ const describeWithPrivateBroker = brokerUnavailable ? describe.skip : describeDi
 // On a broker of its own, so restarting it disturbs no other suite running meanwhile.
 describeWithPrivateBroker('failure drills: RabbitMQ restarts during a stream of pushes', () => {
   let broker: PrivateRabbitmq | undefined;
-  let system: DistributedSystem | undefined;
 
   beforeAll(async () => {
     broker = await PrivateRabbitmq.start();
-    system = await startDistributed({ services, adminToken, amqpUrl: broker.url, env: { COMMAND_TIMEOUT_MS: String(commandTimeoutMs) } });
   }, drillTimeoutMs);
-  afterAll(async () => {
-    try {
-      await system?.stop();
-    } finally {
-      broker?.destroy();
-    }
-  }, drillTimeoutMs);
+  const sys = useStartedSystem(
+    () => startDistributed({ services, adminToken, amqpUrl: broker!.url, env: drillEnv }),
+    { hookTimeoutMs: drillTimeoutMs },
+  );
+  // After the system has stopped (afterAll hooks run in the order they are declared), even when stopping failed.
+  afterAll(() => broker?.destroy());
 
   it('the broker stops and starts again: every request answered (503 while it is down), every accepted oneshot listed, badges right', async () => {
-    const drill = await startDrill(system!);
+    const drill = await startDrill(sys.running);
 
     const downAt = Date.now();
     await broker!.restart();
@@ -268,7 +353,27 @@ describeWithPrivateBroker('failure drills: RabbitMQ restarts during a stream of 
     const outcomes = await drill.stream.stop();
 
     expect(drill.stream.answersSince(downAt, 503)).toBeGreaterThanOrEqual(1);
-    for (const process of system!.processes.values()) expect({ name: process.name, running: process.running }).toEqual({ name: process.name, running: true });
+    for (const process of sys.running.processes.values()) expect({ name: process.name, running: process.running }).toEqual({ name: process.name, running: true });
     await expectNothingLost(drill, outcomes);
+  }, drillTimeoutMs);
+
+  it('the broker restarts during 500 submissions: every submission delivered, each chained once', async () => {
+    const drill = await startSubmissionDrill(sys.api, sys.adminToken, submissionsPerDrill);
+    try {
+      const stream = submissionStream(drill);
+      await waitFor(() => stream.acceptedSince() >= 100, { timeoutMs: 20_000, description: '100 submissions stored before the restart' });
+
+      // Dispatches the bus cannot carry meanwhile are deferred, not pushed down the retry schedule.
+      const downAt = Date.now();
+      await broker!.restart();
+      const outcomes = await stream.finished();
+
+      expect(stream.answersSince(downAt, 503)).toBeGreaterThanOrEqual(1);
+      expect(unexpectedSubmitAnswers(outcomes, [201, 503, 504, 409])).toEqual([]);
+      for (const process of sys.running.processes.values()) expect({ name: process.name, running: process.running }).toEqual({ name: process.name, running: true });
+      await expectEverySubmissionDelivered(drill, stream);
+    } finally {
+      await drill.receiver.close();
+    }
   }, drillTimeoutMs);
 });

@@ -1,26 +1,15 @@
-import type { ApiClient } from './support/api-client';
-import { createOrganization, simpleFormDefinition, type TestOrganization } from './support/fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { simpleFormDefinition, type TestOrganization } from './support/fixtures';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 
 describe.each(systemModes)('Forms API (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
-  let other: TestOrganization;
-
-  beforeAll(async () => {
-    system = await startSystem(mode);
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    other = await createOrganization(api, system.adminToken);
-  });
-  afterAll(() => system?.stop());
+  const sys = useSystem(mode, { organizations: 2 });
 
   const formsPath = (o: TestOrganization, rest = '') => `/organizations/${o.orgId}/forms${rest}`;
 
   it('creates a form (201) with a generated namespace and lists it in Default at version 1.00', async () => {
-    const res = await api.post(formsPath(org), {
-      token: org.token,
+    const res = await sys.api.post(formsPath(sys.org), {
+      token: sys.org.token,
       json: { type: 'root', title: 'Untitled Form', children: [{ identifier: 'Untitled_Question', title: 'Untitled Question', type: 'text' }] },
     });
     expect(res.status).toBe(201);
@@ -30,7 +19,7 @@ describe.each(systemModes)('Forms API (%s)', (mode) => {
       namespace: expect.stringMatching(/^http:\/\/formcast\.local\/xforms\/[0-9a-f-]{36}$/),
       name: 'Untitled Form',
     });
-    const list = await api.get(formsPath(org, '.json'), { token: org.token });
+    const list = await sys.api.get(formsPath(sys.org, '.json'), { token: sys.org.token });
     expect(list.status).toBe(200);
     expect(list.json().forms).toContainEqual({
       id: created.id,
@@ -44,46 +33,46 @@ describe.each(systemModes)('Forms API (%s)', (mode) => {
 
   it('keeps a namespace the definition brings; a second form with it is a 409', async () => {
     const namespace = 'http://www.devicemagic.com/xforms/6ba08260-aaaa-bbbb-cccc-000000000001';
-    const res = await api.post(formsPath(org), { token: org.token, json: { ...simpleFormDefinition('Migrated'), namespace } });
+    const res = await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: { ...simpleFormDefinition('Migrated'), namespace } });
     expect(res.status).toBe(201);
     expect(res.json().namespace).toBe(namespace);
-    const again = await api.post(formsPath(org), { token: org.token, json: { ...simpleFormDefinition('Again'), namespace } });
+    const again = await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: { ...simpleFormDefinition('Again'), namespace } });
     expect(again.status).toBe(409);
     // The same namespace in another organization is that organization's business.
-    expect((await api.post(formsPath(other), { token: other.token, json: { ...simpleFormDefinition(), namespace } })).status).toBe(201);
+    expect((await sys.api.post(formsPath(sys.orgs[1]), { token: sys.orgs[1].token, json: { ...simpleFormDefinition(), namespace } })).status).toBe(201);
   });
 
   it('returns the definition, replaces it with PUT (202, new version) and keeps the namespace', async () => {
-    const created = (await api.post(formsPath(org), { token: org.token, json: simpleFormDefinition('V1') })).json();
-    const shown = await api.get(formsPath(org, `/${created.id}.json`), { token: org.token });
+    const created = (await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: simpleFormDefinition('V1') })).json();
+    const shown = await sys.api.get(formsPath(sys.org, `/${created.id}.json`), { token: sys.org.token });
     expect(shown.status).toBe(200);
     expect(shown.json()).toEqual({ ...simpleFormDefinition('V1'), namespace: created.namespace });
 
-    const updated = await api.put(formsPath(org, `/${created.id}.json`), { token: org.token, json: simpleFormDefinition('V2') });
+    const updated = await sys.api.put(formsPath(sys.org, `/${created.id}.json`), { token: sys.org.token, json: simpleFormDefinition('V2') });
     expect(updated.status).toBe(202);
     expect(updated.json()).toEqual({ id: created.id, namespace: created.namespace, name: 'V2', version: '1.01' });
-    expect((await api.get(formsPath(org, `/${created.id}`), { token: org.token })).json().title).toBe('V2');
+    expect((await sys.api.get(formsPath(sys.org, `/${created.id}`), { token: sys.org.token })).json().title).toBe('V2');
   });
 
   it('moves a form to a named group through its properties (200)', async () => {
-    await api.post(`/organizations/${org.orgId}/groups`, { token: org.token, json: ['Unpublished'] });
-    const created = (await api.post(formsPath(org), { token: org.token, json: simpleFormDefinition('Mover') })).json();
-    const moved = await api.post(formsPath(org, `/${created.id}/properties`), { token: org.token, json: { group: 'Unpublished' } });
+    await sys.api.post(`/organizations/${sys.org.orgId}/groups`, { token: sys.org.token, json: ['Unpublished'] });
+    const created = (await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: simpleFormDefinition('Mover') })).json();
+    const moved = await sys.api.post(formsPath(sys.org, `/${created.id}/properties`), { token: sys.org.token, json: { group: 'Unpublished' } });
     expect(moved.status).toBe(200);
     expect(moved.json().form).toMatchObject({ id: created.id, group: 'Unpublished' });
-    const unknown = await api.post(formsPath(org, `/${created.id}/properties`), { token: org.token, json: { group: 'Nowhere' } });
+    const unknown = await sys.api.post(formsPath(sys.org, `/${created.id}/properties`), { token: sys.org.token, json: { group: 'Nowhere' } });
     expect(unknown.status).toBe(400);
     expect(unknown.text).toMatch(/Nowhere/);
   });
 
   it('deletes a form (200); afterwards and for foreign ids, 404', async () => {
-    const created = (await api.post(formsPath(org), { token: org.token, json: simpleFormDefinition('Gone') })).json();
-    const theirs = (await api.post(formsPath(other), { token: other.token, json: simpleFormDefinition('Theirs') })).json();
-    expect((await api.delete(formsPath(org, `/${created.id}`), { token: org.token })).status).toBe(200);
-    expect((await api.get(formsPath(org, `/${created.id}.json`), { token: org.token })).status).toBe(404);
-    expect((await api.get(formsPath(org, `/${theirs.id}.json`), { token: org.token })).status).toBe(404);
-    expect((await api.delete(formsPath(org, `/${theirs.id}`), { token: org.token })).status).toBe(404);
-    expect((await api.get(formsPath(other, `/${theirs.id}.json`), { token: other.token })).status).toBe(200);
+    const created = (await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: simpleFormDefinition('Gone') })).json();
+    const theirs = (await sys.api.post(formsPath(sys.orgs[1]), { token: sys.orgs[1].token, json: simpleFormDefinition('Theirs') })).json();
+    expect((await sys.api.delete(formsPath(sys.org, `/${created.id}`), { token: sys.org.token })).status).toBe(200);
+    expect((await sys.api.get(formsPath(sys.org, `/${created.id}.json`), { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(formsPath(sys.org, `/${theirs.id}.json`), { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.delete(formsPath(sys.org, `/${theirs.id}`), { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(formsPath(sys.orgs[1], `/${theirs.id}.json`), { token: sys.orgs[1].token })).status).toBe(200);
   });
 
   it.each([
@@ -96,10 +85,10 @@ describe.each(systemModes)('Forms API (%s)', (mode) => {
     ['a relative namespace', { type: 'root', title: 'x', namespace: 'not a uri', children: [] }, /namespace/],
     ['an array', [1, 2], /definition/],
   ])('refuses a definition with %s (400), storing nothing', async (_name, definition, message) => {
-    const before = (await api.get(formsPath(org, '.json'), { token: org.token })).json().forms.length;
-    const res = await api.post(formsPath(org), { token: org.token, json: definition });
+    const before = (await sys.api.get(formsPath(sys.org, '.json'), { token: sys.org.token })).json().forms.length;
+    const res = await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: definition });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(message);
-    expect((await api.get(formsPath(org, '.json'), { token: org.token })).json().forms).toHaveLength(before);
+    expect((await sys.api.get(formsPath(sys.org, '.json'), { token: sys.org.token })).json().forms).toHaveLength(before);
   });
 });

@@ -1,29 +1,18 @@
-import type { ApiClient } from './support/api-client';
 import { createForm, createOrganization, enrollDevice, type TestOrganization } from './support/fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 
 describe.each(systemModes)('Groups API (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
-  let other: TestOrganization;
-
-  beforeAll(async () => {
-    system = await startSystem(mode);
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    other = await createOrganization(api, system.adminToken);
-  });
-  afterAll(() => system?.stop());
+  const sys = useSystem(mode, { organizations: 2 });
 
   const groupsPath = (o: TestOrganization, suffix = '') => `/organizations/${o.orgId}/groups${suffix}`;
-  const listGroups = async (o: TestOrganization) => (await api.get(groupsPath(o, '.json'), { token: o.token })).json().groups;
+  const listGroups = async (o: TestOrganization) => (await sys.api.get(groupsPath(o, '.json'), { token: o.token })).json().groups;
   const groupNamed = async (o: TestOrganization, name: string) =>
     (await listGroups(o)).find((g: { name: string }) => g.name === name);
 
   it('starts every organization with an empty Default group, in XML and JSON', async () => {
-    const fresh = await createOrganization(api, system.adminToken);
-    const xml = await api.get(groupsPath(fresh, '.xml'), { token: fresh.token });
+    const fresh = await createOrganization(sys.api, sys.adminToken);
+    const xml = await sys.api.get(groupsPath(fresh, '.xml'), { token: fresh.token });
     expect(xml.status).toBe(200);
     expect(xml.headers.get('content-type')).toMatch(/application\/xml/);
     expect(xml.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<groups type="array">\n  <group>\n/);
@@ -31,68 +20,68 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
     expect(xml.text).toContain('<form_ids type="array"/>');
     expect(xml.text).toContain('<device_ids type="array"/>');
 
-    const json = await api.get(groupsPath(fresh, '.json'), { token: fresh.token });
+    const json = await sys.api.get(groupsPath(fresh, '.json'), { token: fresh.token });
     expect(json.status).toBe(200);
     expect(json.json()).toEqual({ groups: [{ id: expect.any(Number), name: 'Default', form_ids: [], device_ids: [] }] });
   });
 
   it('creates groups from a JSON array of names (201) and answers 304 when they all exist', async () => {
-    const created = await api.post(groupsPath(org), { token: org.token, json: ['North team', 'South team'] });
+    const created = await sys.api.post(groupsPath(sys.org), { token: sys.org.token, json: ['North team', 'South team'] });
     expect(created.status).toBe(201);
     expect(created.json().groups.map((g: { name: string }) => g.name)).toEqual(['North team', 'South team']);
 
-    const again = await api.post(groupsPath(org), { token: org.token, json: ['North team'] });
+    const again = await sys.api.post(groupsPath(sys.org), { token: sys.org.token, json: ['North team'] });
     expect(again.status).toBe(304);
-    const names = (await listGroups(org)).map((g: { name: string }) => g.name);
+    const names = (await listGroups(sys.org)).map((g: { name: string }) => g.name);
     expect(names.filter((n: string) => n === 'North team')).toHaveLength(1);
   });
 
   it('creates groups from XML', async () => {
-    const res = await api.post(groupsPath(org), {
-      token: org.token,
+    const res = await sys.api.post(groupsPath(sys.org), {
+      token: sys.org.token,
       xml: '<groups><group><name>East &amp; West</name></group><group><name>Depot</name></group></groups>',
     });
     expect(res.status).toBe(201);
     expect(res.text).toContain('<name>East &amp; West</name>');
-    expect(await groupNamed(org, 'East & West')).toBeDefined();
-    expect(await groupNamed(org, 'Depot')).toBeDefined();
+    expect(await groupNamed(sys.org, 'East & West')).toBeDefined();
+    expect(await groupNamed(sys.org, 'Depot')).toBeDefined();
   });
 
   it('moves forms between groups on update and leaves omitted attributes alone', async () => {
-    const form = await createForm(api, org, 'Move me');
-    const device = await enrollDevice(api, org);
-    const [target] = (await api.post(groupsPath(org), { token: org.token, json: ['Movers'] })).json().groups;
-    const withDevice = await api.put(groupsPath(org, `/${target.id}`), {
-      token: org.token,
+    const form = await createForm(sys.api, sys.org, 'Move me');
+    const device = await enrollDevice(sys.api, sys.org);
+    const [target] = (await sys.api.post(groupsPath(sys.org), { token: sys.org.token, json: ['Movers'] })).json().groups;
+    const withDevice = await sys.api.put(groupsPath(sys.org, `/${target.id}`), {
+      token: sys.org.token,
       json: { group: { device_ids: [device.id] } },
     });
     expect(withDevice.status).toBe(200);
     expect(withDevice.json().group).toEqual({ id: target.id, name: 'Movers', form_ids: [], device_ids: [device.id] });
 
-    const moved = await api.put(groupsPath(org, `/${target.id}.json`), {
-      token: org.token,
+    const moved = await sys.api.put(groupsPath(sys.org, `/${target.id}.json`), {
+      token: sys.org.token,
       json: { group: { name: 'Movers and shakers', form_ids: [form.id] } },
     });
     expect(moved.status).toBe(200);
     expect(moved.json().group).toEqual({ id: target.id, name: 'Movers and shakers', form_ids: [form.id], device_ids: [device.id] });
-    expect((await groupNamed(org, 'Default')).form_ids).not.toContain(form.id);
+    expect((await groupNamed(sys.org, 'Default')).form_ids).not.toContain(form.id);
 
     // Removed from its group, a form goes back to Default.
-    const emptied = await api.put(groupsPath(org, `/${target.id}`), {
-      token: org.token,
+    const emptied = await sys.api.put(groupsPath(sys.org, `/${target.id}`), {
+      token: sys.org.token,
       xml: '<group><form_ids/></group>',
     });
     expect(emptied.status).toBe(200);
     expect(emptied.text).toContain('<form_ids type="array"/>');
     expect(emptied.text).toContain(`<device_id type="integer">${device.id}</device_id>`);
-    expect((await groupNamed(org, 'Default')).form_ids).toContain(form.id);
+    expect((await groupNamed(sys.org, 'Default')).form_ids).toContain(form.id);
   });
 
   it('updates from XML with form_id items', async () => {
-    const form = await createForm(api, org, 'XML moved');
-    const [target] = (await api.post(groupsPath(org), { token: org.token, json: ['XML target'] })).json().groups;
-    const res = await api.put(groupsPath(org, `/${target.id}.xml`), {
-      token: org.token,
+    const form = await createForm(sys.api, sys.org, 'XML moved');
+    const [target] = (await sys.api.post(groupsPath(sys.org), { token: sys.org.token, json: ['XML target'] })).json().groups;
+    const res = await sys.api.put(groupsPath(sys.org, `/${target.id}.xml`), {
+      token: sys.org.token,
       xml: `<group><name>XML target 2</name><form_ids><form_id>${form.id}</form_id></form_ids></group>`,
     });
     expect(res.status).toBe(200);
@@ -102,53 +91,53 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
   });
 
   it('refuses unknown and foreign form or device ids with 400 and a message, changing nothing', async () => {
-    const foreignForm = await createForm(api, other, 'Not yours');
-    const [target] = (await api.post(groupsPath(org), { token: org.token, json: ['Guarded'] })).json().groups;
+    const foreignForm = await createForm(sys.api, sys.orgs[1], 'Not yours');
+    const [target] = (await sys.api.post(groupsPath(sys.org), { token: sys.org.token, json: ['Guarded'] })).json().groups;
     for (const body of [
       { group: { form_ids: [999999] } },
       { group: { form_ids: [foreignForm.id] } },
       { group: { device_ids: [999999], name: 'Renamed' } },
     ]) {
-      const res = await api.put(groupsPath(org, `/${target.id}`), { token: org.token, json: body });
+      const res = await sys.api.put(groupsPath(sys.org, `/${target.id}`), { token: sys.org.token, json: body });
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toMatch(/text\/plain/);
       expect(res.text).toMatch(/^response_type: ERROR\nresponse_code: bad_request\nmessage: .*does not exist/);
     }
-    expect(await groupNamed(org, 'Guarded')).toEqual({ id: target.id, name: 'Guarded', form_ids: [], device_ids: [] });
-    expect((await groupNamed(other, 'Default')).form_ids).toContain(foreignForm.id);
+    expect(await groupNamed(sys.org, 'Guarded')).toEqual({ id: target.id, name: 'Guarded', form_ids: [], device_ids: [] });
+    expect((await groupNamed(sys.orgs[1], 'Default')).form_ids).toContain(foreignForm.id);
   });
 
   it('deletes a group (200), sending its forms back to Default; unknown ids are 404', async () => {
-    const form = await createForm(api, org, 'Orphan');
-    const [doomed] = (await api.post(groupsPath(org), { token: org.token, json: ['Doomed'] })).json().groups;
-    await api.put(groupsPath(org, `/${doomed.id}`), { token: org.token, json: { group: { form_ids: [form.id] } } });
+    const form = await createForm(sys.api, sys.org, 'Orphan');
+    const [doomed] = (await sys.api.post(groupsPath(sys.org), { token: sys.org.token, json: ['Doomed'] })).json().groups;
+    await sys.api.put(groupsPath(sys.org, `/${doomed.id}`), { token: sys.org.token, json: { group: { form_ids: [form.id] } } });
 
-    const res = await api.delete(groupsPath(org, `/${doomed.id}`), { token: org.token });
+    const res = await sys.api.delete(groupsPath(sys.org, `/${doomed.id}`), { token: sys.org.token });
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
-    expect(await groupNamed(org, 'Doomed')).toBeUndefined();
-    expect((await groupNamed(org, 'Default')).form_ids).toContain(form.id);
+    expect(await groupNamed(sys.org, 'Doomed')).toBeUndefined();
+    expect((await groupNamed(sys.org, 'Default')).form_ids).toContain(form.id);
 
-    expect((await api.delete(groupsPath(org, `/${doomed.id}`), { token: org.token })).status).toBe(404);
-    const json404 = await api.delete(groupsPath(org, '/424242.json'), { token: org.token });
+    expect((await sys.api.delete(groupsPath(sys.org, `/${doomed.id}`), { token: sys.org.token })).status).toBe(404);
+    const json404 = await sys.api.delete(groupsPath(sys.org, '/424242.json'), { token: sys.org.token });
     expect(json404.status).toBe(404);
     expect(json404.json()).toMatchObject({ status: '404', error: 'Not Found' });
   });
 
   it('never deletes the Default group', async () => {
-    const defaultGroup = await groupNamed(org, 'Default');
-    const res = await api.delete(groupsPath(org, `/${defaultGroup.id}`), { token: org.token });
+    const defaultGroup = await groupNamed(sys.org, 'Default');
+    const res = await sys.api.delete(groupsPath(sys.org, `/${defaultGroup.id}`), { token: sys.org.token });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/Default group/);
-    expect(await groupNamed(org, 'Default')).toBeDefined();
+    expect(await groupNamed(sys.org, 'Default')).toBeDefined();
   });
 
   it("answers 404 for another organization's groups, whatever the token", async () => {
-    const theirDefault = await groupNamed(other, 'Default');
-    expect((await api.get(groupsPath(other, '.json'), { token: org.token })).status).toBe(404);
-    expect((await api.delete(groupsPath(other, `/${theirDefault.id}`), { token: org.token })).status).toBe(404);
-    const viaOwnPath = await api.put(groupsPath(org, `/${theirDefault.id}`), { token: org.token, json: { group: { name: 'Mine' } } });
+    const theirDefault = await groupNamed(sys.orgs[1], 'Default');
+    expect((await sys.api.get(groupsPath(sys.orgs[1], '.json'), { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.delete(groupsPath(sys.orgs[1], `/${theirDefault.id}`), { token: sys.org.token })).status).toBe(404);
+    const viaOwnPath = await sys.api.put(groupsPath(sys.org, `/${theirDefault.id}`), { token: sys.org.token, json: { group: { name: 'Mine' } } });
     expect(viaOwnPath.status).toBe(404);
-    expect((await groupNamed(other, 'Default')).name).toBe('Default');
+    expect((await groupNamed(sys.orgs[1], 'Default')).name).toBe('Default');
   });
 });

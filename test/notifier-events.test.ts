@@ -14,7 +14,7 @@ import {
   type OneshotEventPayload,
   type PushEventType,
 } from '@formcast/contracts';
-import { registerDirectoryService, SqliteDirectoryStore } from '@formcast/directory';
+import { foundOrganization, newEnrolledDevice, registerDirectoryService, SqliteDirectoryStore } from '@formcast/directory';
 import { FirebaseNotificationSender, notifierServiceName, startNotifier } from '@formcast/notifier';
 import { createLogger, parseSettings, type RunningService } from '@formcast/platform';
 import { deleteTestTopology, uniqueName, waitFor } from '@formcast/testing';
@@ -82,12 +82,9 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
 
     bus = newBus();
     for (const peer of buses) await peer.start();
-    const { organization } = await directory.createOrganization({
-      name: 'Acme',
-      enrollmentCode: uniqueName('code'),
-      tokenHash: uniqueName('hash'),
-      tokenLabel: 'first',
-    });
+    const { organization } = await directory.organizations.create(
+      foundOrganization({ name: 'Acme', enrollmentCodeHash: uniqueName('code'), tokenHash: uniqueName('hash') }, new Date().toISOString()),
+    );
     orgId = organization.id;
   });
 
@@ -105,18 +102,17 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
       if (keys.length > 0) await redis.del(...keys);
       await redis.quit();
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
   async function newDevice(pushToken: string | null) {
-    const device = await directory.enrollDevice({
-      orgId,
-      identifier: uniqueName('Android'),
-      owner: 'Sam',
-      description: '',
-      pushToken,
-      secretHash: uniqueName('secret'),
-    });
+    const device = await directory.devices.enroll(
+      newEnrolledDevice(
+        { orgId, identifier: uniqueName('Android'), owner: 'Sam', description: '', pushToken, secretHash: uniqueName('secret') },
+        await directory.groups.defaultGroupId(orgId),
+        new Date().toISOString(),
+      ),
+    );
     let oneshotId = 0;
     const event = (type: PushEventType, oneshot: number, extra: Partial<OneshotEventPayload> = {}): Envelope<OneshotEventPayload> =>
       createEnvelope(
@@ -130,7 +126,6 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
           name: `Inspection ${oneshot}`,
           description: 'Call ahead',
           namespace: `http://formcast.local/xforms/template?${oneshot}`,
-          outstandingCount: 0,
           ...extra,
         },
         { orgId },
@@ -185,7 +180,7 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
     expect([...collapseKeys]).toEqual([`formcast-badge-${orgId}-${device.id}`]);
   });
 
-  it('never miscounts duplicated, redelivered or reordered events, and announces nothing that has ended', async () => {
+  it('never miscounts duplicated, redelivered or reordered events, announces a oneshot once, and nothing that has ended', async () => {
     const device = await newDevice(uniqueName('token'));
     const [kept, ended, late] = [device.nextOneshotId(), device.nextOneshotId(), device.nextOneshotId()];
     const createdKept = device.event(pushEvents.oneshotCreated, kept);
@@ -200,8 +195,9 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
     };
 
     expect(await publish(createdKept)).toEqual({ badge: 1, kind: 'oneshot' });
-    expect(await publish(createdKept)).toEqual({ badge: 1, kind: 'oneshot' }); // the same envelope again (redelivery)
-    expect(await publish(device.event(pushEvents.oneshotCreated, kept))).toEqual({ badge: 1, kind: 'oneshot' }); // published twice
+    // Copies carry the badge silently: a oneshot is announced once.
+    expect(await publish(createdKept)).toEqual({ badge: 1, kind: 'badge' }); // the same envelope again (the outbox sent it twice)
+    expect(await publish(device.event(pushEvents.oneshotCreated, kept))).toEqual({ badge: 1, kind: 'badge' }); // published twice
     expect(await publish(device.event(pushEvents.oneshotCreated, ended))).toEqual({ badge: 2, kind: 'oneshot' });
     expect(await publish(device.event(pushEvents.oneshotCompleted, ended))).toEqual({ badge: 1, kind: 'badge' });
     expect(await publish(device.event(pushEvents.oneshotCompleted, ended))).toEqual({ badge: 1, kind: 'badge' });
@@ -210,6 +206,38 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
     // Its `created` comes after its end: counted nowhere, announced to nobody.
     expect(await publish(device.event(pushEvents.oneshotCreated, late))).toEqual({ badge: 1, kind: 'badge' });
     expect(await device.badge()).toBe(1);
+  });
+
+  const withReplicas = mode === 'separate peers (RabbitMQ, Redis badges)' ? it : it.skip;
+  withReplicas('announces a oneshot once when copies of its created reach two notifier replicas (one Redis)', async () => {
+    const replicaBus = new AmqpBus({ ...busOptions, url: amqpUrl, logger: quiet, prefix: topologyPrefix });
+    const settings = parseSettings({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', REDIS_URL: redisUrl });
+    let sentByReplica = 0;
+    const sender = new (class extends FirebaseNotificationSender {
+      override sendEach(batch: Parameters<FirebaseNotificationSender['sendEach']>[0]) {
+        sentByReplica += batch.length;
+        return super.sendEach(batch);
+      }
+    })({ credential: fixedTokenCredential(), projectId: standIn.projectId, httpAgent: standIn.agent() });
+    const replica = await startNotifier({ bus: replicaBus, settings, logger: quiet }, { sender, redisKeyPrefix: keyPrefix });
+    await replicaBus.start();
+    try {
+      const device = await newDevice(uniqueName('token'));
+      const oneshot = device.nextOneshotId();
+      const created = device.event(pushEvents.oneshotCreated, oneshot);
+      // The broker hands the copies to the two replicas in turn; each copy brings one notification.
+      for (let copy = 1; copy <= 6; copy++) {
+        await bus.publish(copy % 3 === 0 ? device.event(pushEvents.oneshotCreated, oneshot) : created);
+        await waitFor(() => device.messages().length === copy, { description: `the notification for copy ${copy}` });
+      }
+      expect(device.messages().map((m) => m['data'].kind)).toEqual(['oneshot', 'badge', 'badge', 'badge', 'badge', 'badge']);
+      expect(device.messages().map((m) => m['apns'].payload.aps.badge)).toEqual([1, 1, 1, 1, 1, 1]);
+      expect(sentByReplica).toBeGreaterThan(0); // both replicas took copies
+      expect(sentByReplica).toBeLessThan(6);
+    } finally {
+      await replica.stop();
+      await replicaBus.close();
+    }
   });
 
   it('keeps the badge of a device without a push token and sends it nothing', async () => {
@@ -230,7 +258,7 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
     standIn.respondWith((request) => (request.body.message['token'] === staleToken ? fcmError('UNREGISTERED') : undefined));
 
     await bus.publish(device.event(pushEvents.oneshotCreated, device.nextOneshotId()));
-    await waitFor(async () => (await directory.getDevice(orgId, device.id))?.pushToken === null, {
+    await waitFor(async () => (await directory.devices.get(orgId, device.id))?.pushToken === null, {
       description: 'the token cleared in the directory',
     });
     expect(await device.badge()).toBe(1);
@@ -263,7 +291,7 @@ describe.each(modes)('Notifier on push events (%s)', (mode) => {
     await latestWithBadge(marker, 1);
     expect(device.messages()).toHaveLength(1);
     expect(await bus.deadLetters(notifierServiceName)).toEqual([]);
-    expect((await directory.getDevice(orgId, device.id))?.pushToken).toBe(badToken);
+    expect((await directory.devices.get(orgId, device.id))?.pushToken).toBe(badToken);
   });
 
   it('tries a rate-limited notification again once the Retry-After has passed, and delivers it', async () => {

@@ -1,75 +1,62 @@
-import type { ApiClient } from './support/api-client';
-import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
-import { createTemplate, pushJson } from './support/push-fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { enrollDevice, type TestDevice } from './support/fixtures';
+import { createTemplate, inspectionForm, pushJson } from './support/push-fixtures';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 import { waitFor } from '@formcast/testing';
 
 describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
-  let other: TestOrganization;
-  let template: { id: number; namespace: string; name: string };
-
-  beforeAll(async () => {
-    system = await startSystem(mode);
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    other = await createOrganization(api, system.adminToken);
-    template = await createTemplate(api, org);
-  });
-  afterAll(() => system?.stop());
+  const sys = useSystem(mode, { organizations: 2, template: inspectionForm });
 
   const outstanding = async (device: TestDevice) =>
-    (await api.get(`/clients/${device.identifier}/oneshots.json`, { token: org.token })).json() as Array<{ id: number }>;
+    (await sys.api.get(`/clients/${device.identifier}/oneshots.json`, { token: sys.org.token })).json() as Array<{ id: number }>;
 
   it('creates a oneshot from the documented XML (202, oneshot_list), matching the push namespace by URI', async () => {
-    const device = await enrollDevice(api, org);
+    const device = await enrollDevice(sys.api, sys.org);
     const xml = `<oneshot xmlns="http://www.w3.org/2002/xforms"
          xmlns:p="http://mobileforms.devicemagic.com/xforms">
   <p:form_name>Inspection for Acme</p:form_name>
-  <p:form_namespace>${template.namespace}</p:form_namespace>
+  <p:form_namespace>${sys.template.namespace}</p:form_namespace>
   <p:form_description>Call ahead</p:form_description>
   <customer_name>Acme &amp; Sons</customer_name>
   <comments>Gate code 1234</comments>
 </oneshot>`;
-    const res = await api.post(`/clients/${device.identifier}/oneshots`, { token: org.token, xml });
+    const res = await sys.api.post(`/clients/${device.identifier}/oneshots`, { token: sys.org.token, xml });
     expect(res.status).toBe(202);
     expect(res.headers.get('content-type')).toMatch(/application\/xml/);
     const match = /<oneshot_list>\n  <oneshot>\n    <id type="integer">(\d+)<\/id>\n    <namespace>([^<]+)<\/namespace>\n    <name>Inspection for Acme<\/name>\n  <\/oneshot>\n<\/oneshot_list>/.exec(res.text);
     expect(match).not.toBeNull();
-    expect(match![2]).toMatch(new RegExp(`^${template.namespace.replace(/[.?/]/g, '\\$&')}\\?[0-9a-f-]{36}$`));
+    expect(match![2]).toMatch(new RegExp(`^${sys.template.namespace.replace(/[.?/]/g, '\\$&')}\\?[0-9a-f-]{36}$`));
 
-    const device_side = await api.get(`/device/oneshots/${match![1]}`, { bearer: device.secret });
+    const device_side = await sys.api.get(`/device/oneshots/${match![1]}`, { bearer: device.secret });
     expect(device_side.json().oneshot).toMatchObject({
       name: 'Inspection for Acme',
       description: 'Call ahead',
-      form_namespace: template.namespace,
+      form_namespace: sys.template.namespace,
       payload: { customer_name: 'Acme & Sons', comments: 'Gate code 1234' },
     });
   });
 
   it('accepts the metadata elements without a namespace, and answers JSON with .json', async () => {
-    const device = await enrollDevice(api, org);
-    const res = await api.post(`/clients/${device.identifier}/oneshots.json`, {
-      token: org.token,
-      xml: `<oneshot><form_namespace>${template.namespace}</form_namespace><customer_name>Bare</customer_name></oneshot>`,
+    const device = await enrollDevice(sys.api, sys.org);
+    const res = await sys.api.post(`/clients/${device.identifier}/oneshots.json`, {
+      token: sys.org.token,
+      xml: `<oneshot><form_namespace>${sys.template.namespace}</form_namespace><customer_name>Bare</customer_name></oneshot>`,
     });
     expect(res.status).toBe(202);
-    expect(res.json()).toEqual({ oneshot_list: [{ id: expect.any(Number), namespace: expect.stringContaining('?'), name: template.name }] });
+    expect(res.json()).toEqual({ oneshot_list: [{ id: expect.any(Number), namespace: expect.stringContaining('?'), name: sys.template.name }] });
   });
 
   it('creates from JSON (payload may be {}), by identifier or numeric device id', async () => {
-    const device = await enrollDevice(api, org);
-    const byIdentifier = await api.post(`/clients/${device.identifier}/oneshots`, {
-      token: org.token,
-      json: { form_namespace: template.namespace, payload: {} },
+    const device = await enrollDevice(sys.api, sys.org);
+    const byIdentifier = await sys.api.post(`/clients/${device.identifier}/oneshots`, {
+      token: sys.org.token,
+      json: { form_namespace: sys.template.namespace, payload: {} },
     });
     expect(byIdentifier.status).toBe(202);
     expect(byIdentifier.text).toContain('<oneshot_list>');
-    const byId = await api.post(`/clients/${device.id}/oneshots`, {
-      token: org.token,
-      json: { form_namespace: template.namespace, form_name: 'By id', payload: { customer_name: 'x' } },
+    const byId = await sys.api.post(`/clients/${device.id}/oneshots`, {
+      token: sys.org.token,
+      json: { form_namespace: sys.template.namespace, form_name: 'By id', payload: { customer_name: 'x' } },
       headers: { accept: 'application/json' },
     });
     expect(byId.status).toBe(202);
@@ -78,9 +65,9 @@ describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
   });
 
   it('lists outstanding oneshots per device and per organization, XML (spec 2.8) and JSON', async () => {
-    const device = await enrollDevice(api, org);
-    const created = (await pushJson(api, org, device.identifier, { form_namespace: template.namespace, form_description: 'Listed', payload: {} })).json().oneshot_list[0];
-    const xml = await api.get(`/clients/${device.identifier}/oneshots`, { token: org.token });
+    const device = await enrollDevice(sys.api, sys.org);
+    const created = (await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, form_description: 'Listed', payload: {} })).json().oneshot_list[0];
+    const xml = await sys.api.get(`/clients/${device.identifier}/oneshots`, { token: sys.org.token });
     expect(xml.status).toBe(200);
     expect(xml.text).toBe(
       [
@@ -90,58 +77,58 @@ describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
         '    <description>Listed</description>',
         `    <device-id type="integer">${device.id}</device-id>`,
         `    <id type="integer">${created.id}</id>`,
-        `    <name>${template.name}</name>`,
+        `    <name>${sys.template.name}</name>`,
         `    <namespace>${created.namespace}</namespace>`,
-        `    <organization-id type="integer">${org.orgId}</organization-id>`,
+        `    <organization-id type="integer">${sys.org.orgId}</organization-id>`,
         '  </form>',
         '</forms>',
         '',
       ].join('\n'),
     );
-    const json = await api.get(`/clients/${device.identifier}/oneshots.json`, { token: org.token });
+    const json = await sys.api.get(`/clients/${device.identifier}/oneshots.json`, { token: sys.org.token });
     expect(json.json()).toEqual([
-      { description: 'Listed', device_id: device.id, id: created.id, name: template.name, namespace: created.namespace, organization_id: org.orgId },
+      { description: 'Listed', device_id: device.id, id: created.id, name: sys.template.name, namespace: created.namespace, organization_id: sys.org.orgId },
     ]);
-    const all = await api.get(`/organizations/${org.orgId}/oneshots.json`, { token: org.token });
+    const all = await sys.api.get(`/organizations/${sys.org.orgId}/oneshots.json`, { token: sys.org.token });
     expect(all.json().map((o: { id: number }) => o.id)).toContain(created.id);
-    const allXml = await api.get(`/organizations/${org.orgId}/oneshots`, { token: org.token });
+    const allXml = await sys.api.get(`/organizations/${sys.org.orgId}/oneshots`, { token: sys.org.token });
     expect(allXml.text).toContain(`<id type="integer">${created.id}</id>`);
-    expect((await api.get(`/organizations/${other.orgId}/oneshots.json`, { token: other.token })).json()).toEqual([]);
+    expect((await sys.api.get(`/organizations/${sys.orgs[1].orgId}/oneshots.json`, { token: sys.orgs[1].token })).json()).toEqual([]);
   });
 
   it('updates an outstanding oneshot as given; 404 on another device', async () => {
-    const device = await enrollDevice(api, org);
-    const second = await enrollDevice(api, org);
-    const { id } = (await pushJson(api, org, device.identifier, { form_namespace: template.namespace, form_description: 'Before', payload: { customer_name: 'A' } })).json().oneshot_list[0];
-    const res = await api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: org.token, json: { payload: { comments: 'B' }, form_name: 'Renamed' } });
+    const device = await enrollDevice(sys.api, sys.org);
+    const second = await enrollDevice(sys.api, sys.org);
+    const { id } = (await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, form_description: 'Before', payload: { customer_name: 'A' } })).json().oneshot_list[0];
+    const res = await sys.api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: sys.org.token, json: { payload: { comments: 'B' }, form_name: 'Renamed' } });
     expect(res.status).toBe(200);
     expect(res.json()).toMatchObject({ id, name: 'Renamed', description: 'Before' });
-    const seen = (await api.get(`/device/oneshots/${id}`, { bearer: device.secret })).json().oneshot;
+    const seen = (await sys.api.get(`/device/oneshots/${id}`, { bearer: device.secret })).json().oneshot;
     expect(seen.payload).toEqual({ comments: 'B' });
-    const wrongDevice = await api.put(`/clients/${second.identifier}/oneshots/${id}`, { token: org.token, json: { payload: {} } });
+    const wrongDevice = await sys.api.put(`/clients/${second.identifier}/oneshots/${id}`, { token: sys.org.token, json: { payload: {} } });
     expect(wrongDevice.status).toBe(404);
   });
 
   it('revokes one (200, empty): gone from listings, not updatable, revoking again is 404', async () => {
-    const device = await enrollDevice(api, org);
-    const { id } = (await pushJson(api, org, device.identifier, { form_namespace: template.namespace, payload: {} })).json().oneshot_list[0];
-    const res = await api.delete(`/clients/${device.identifier}/oneshots/${id}`, { token: org.token });
+    const device = await enrollDevice(sys.api, sys.org);
+    const { id } = (await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, payload: {} })).json().oneshot_list[0];
+    const res = await sys.api.delete(`/clients/${device.identifier}/oneshots/${id}`, { token: sys.org.token });
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     expect((await outstanding(device)).map((o) => o.id)).not.toContain(id);
-    const all = (await api.get(`/organizations/${org.orgId}/oneshots.json`, { token: org.token })).json();
+    const all = (await sys.api.get(`/organizations/${sys.org.orgId}/oneshots.json`, { token: sys.org.token })).json();
     expect(all.map((o: { id: number }) => o.id)).not.toContain(id);
-    expect((await api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: org.token, json: { payload: {} } })).status).toBe(404);
-    expect((await api.delete(`/clients/${device.identifier}/oneshots/${id}`, { token: org.token })).status).toBe(404);
-    expect((await api.get(`/device/oneshots/${id}`, { bearer: device.secret })).status).toBe(404);
+    expect((await sys.api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: sys.org.token, json: { payload: {} } })).status).toBe(404);
+    expect((await sys.api.delete(`/clients/${device.identifier}/oneshots/${id}`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(`/device/oneshots/${id}`, { bearer: device.secret })).status).toBe(404);
   });
 
   it("revokes all of a device's oneshots with destroy_all (200, empty), leaving other devices' alone", async () => {
-    const device = await enrollDevice(api, org);
-    const bystander = await enrollDevice(api, org);
-    for (let i = 0; i < 3; i += 1) await pushJson(api, org, device.identifier, { form_namespace: template.namespace, payload: {} });
-    await pushJson(api, org, bystander.identifier, { form_namespace: template.namespace, payload: {} });
-    const res = await api.post(`/clients/${device.identifier}/oneshots/destroy_all`, { token: org.token });
+    const device = await enrollDevice(sys.api, sys.org);
+    const bystander = await enrollDevice(sys.api, sys.org);
+    for (let i = 0; i < 3; i += 1) await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, payload: {} });
+    await pushJson(sys.api, sys.org, bystander.identifier, { form_namespace: sys.template.namespace, payload: {} });
+    const res = await sys.api.post(`/clients/${device.identifier}/oneshots/destroy_all`, { token: sys.org.token });
     expect(res.status).toBe(200);
     expect(res.text).toBe('');
     expect(await outstanding(device)).toEqual([]);
@@ -149,36 +136,36 @@ describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
   });
 
   it("treats another organization's devices and oneshots as unknown (404)", async () => {
-    const theirs = await enrollDevice(api, other);
-    const theirTemplate = await createTemplate(api, other);
-    const { id } = (await pushJson(api, other, theirs.identifier, { form_namespace: theirTemplate.namespace, payload: {} })).json().oneshot_list[0];
-    expect((await pushJson(api, org, theirs.identifier, { form_namespace: template.namespace, payload: {} })).status).toBe(404);
-    expect((await api.get(`/clients/${theirs.identifier}/oneshots`, { token: org.token })).status).toBe(404);
-    expect((await api.delete(`/clients/${theirs.identifier}/oneshots/${id}`, { token: org.token })).status).toBe(404);
-    expect((await api.post(`/clients/${theirs.identifier}/oneshots/destroy_all`, { token: org.token })).status).toBe(404);
-    expect((await api.get(`/organizations/${other.orgId}/oneshots`, { token: org.token })).status).toBe(404);
-    const mine = await enrollDevice(api, org);
-    expect((await api.delete(`/clients/${mine.identifier}/oneshots/${id}`, { token: org.token })).status).toBe(404);
-    expect((await api.get(`/clients/${theirs.identifier}/oneshots.json`, { token: other.token })).json()).toHaveLength(1);
+    const theirs = await enrollDevice(sys.api, sys.orgs[1]);
+    const theirTemplate = await createTemplate(sys.api, sys.orgs[1]);
+    const { id } = (await pushJson(sys.api, sys.orgs[1], theirs.identifier, { form_namespace: theirTemplate.namespace, payload: {} })).json().oneshot_list[0];
+    expect((await pushJson(sys.api, sys.org, theirs.identifier, { form_namespace: sys.template.namespace, payload: {} })).status).toBe(404);
+    expect((await sys.api.get(`/clients/${theirs.identifier}/oneshots`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.delete(`/clients/${theirs.identifier}/oneshots/${id}`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.post(`/clients/${theirs.identifier}/oneshots/destroy_all`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(`/organizations/${sys.orgs[1].orgId}/oneshots`, { token: sys.org.token })).status).toBe(404);
+    const mine = await enrollDevice(sys.api, sys.org);
+    expect((await sys.api.delete(`/clients/${mine.identifier}/oneshots/${id}`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(`/clients/${theirs.identifier}/oneshots.json`, { token: sys.orgs[1].token })).json()).toHaveLength(1);
   });
 
   it('follows directory changes well within the cache lifetime: a new question, a deleted device', async () => {
-    const device = await enrollDevice(api, org);
-    const own = await createTemplate(api, org, { type: 'root', title: 'Evolving', children: [{ identifier: 'a', type: 'text' }] });
-    expect((await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: { a: '1' } })).status).toBe(202);
-    expect((await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: { b: '2' } })).status).toBe(400);
+    const device = await enrollDevice(sys.api, sys.org);
+    const own = await createTemplate(sys.api, sys.org, { type: 'root', title: 'Evolving', children: [{ identifier: 'a', type: 'text' }] });
+    expect((await pushJson(sys.api, sys.org, device.identifier, { form_namespace: own.namespace, payload: { a: '1' } })).status).toBe(202);
+    expect((await pushJson(sys.api, sys.org, device.identifier, { form_namespace: own.namespace, payload: { b: '2' } })).status).toBe(400);
 
-    await api.put(`/organizations/${org.orgId}/forms/${own.id}`, {
-      token: org.token,
+    await sys.api.put(`/organizations/${sys.org.orgId}/forms/${own.id}`, {
+      token: sys.org.token,
       json: { type: 'root', title: 'Evolving', children: [{ identifier: 'a', type: 'text' }, { identifier: 'b', type: 'text' }] },
     });
     // The cache keeps entries 10 s; the directory's announcement must clear it well before.
-    await waitFor(async () => (await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: { b: '2' } })).status === 202, {
+    await waitFor(async () => (await pushJson(sys.api, sys.org, device.identifier, { form_namespace: own.namespace, payload: { b: '2' } })).status === 202, {
       timeoutMs: 3000,
     });
 
-    await api.delete(`/organizations/${org.orgId}/devices/${device.id}`, { token: org.token });
-    await waitFor(async () => (await pushJson(api, org, device.identifier, { form_namespace: own.namespace, payload: {} })).status === 404, {
+    await sys.api.delete(`/organizations/${sys.org.orgId}/devices/${device.id}`, { token: sys.org.token });
+    await waitFor(async () => (await pushJson(sys.api, sys.org, device.identifier, { form_namespace: own.namespace, payload: {} })).status === 404, {
       timeoutMs: 3000,
     });
   });

@@ -1,32 +1,24 @@
-import type { ApiClient } from './support/api-client';
-import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
-import { createTemplate, pushJson, tinyJpegBase64, tinyPngBase64 } from './support/push-fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { enrollDevice, type TestDevice } from './support/fixtures';
+import { inspectionForm, pushJson, tinyJpegBase64, tinyPngBase64 } from './support/push-fixtures';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 
 describe.each(systemModes)('Push validation: 4xx naming the field, nothing stored (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
+  const sys = useSystem(mode, { organizations: 1, template: inspectionForm });
   let device: TestDevice;
-  let template: { id: number; namespace: string; name: string };
 
   beforeAll(async () => {
-    system = await startSystem(mode);
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    device = await enrollDevice(api, org);
-    template = await createTemplate(api, org);
+    device = await enrollDevice(sys.api, sys.org);
   });
   afterEach(async () => {
     // nothing a refused request sent was stored
-    const left = await api.get(`/clients/${device.identifier}/oneshots.json`, { token: org.token });
+    const left = await sys.api.get(`/clients/${device.identifier}/oneshots.json`, { token: sys.org.token });
     for (const o of left.json() as Array<{ id: number }>) {
-      await api.delete(`/clients/${device.identifier}/oneshots/${o.id}`, { token: org.token });
+      await sys.api.delete(`/clients/${device.identifier}/oneshots/${o.id}`, { token: sys.org.token });
     }
   });
-  afterAll(() => system?.stop());
 
-  const push = (payload: unknown, extra: object = {}) => pushJson(api, org, device.identifier, { form_namespace: template.namespace, payload, ...extra });
+  const push = (payload: unknown, extra: object = {}) => pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, payload, ...extra });
 
   it('accepts a payload using every kind of question', async () => {
     const res = await push({
@@ -46,7 +38,7 @@ describe.each(systemModes)('Push validation: 4xx naming the field, nothing store
       parts: [{ part_no: 'A-1', qty: '2' }, { part_no: 'B-7' }],
     });
     expect(res.status).toBe(202);
-    const stored = (await api.get(`/device/oneshots/${res.json().oneshot_list[0].id}`, { bearer: device.secret })).json().oneshot.payload;
+    const stored = (await sys.api.get(`/device/oneshots/${res.json().oneshot_list[0].id}`, { bearer: device.secret })).json().oneshot.payload;
     expect(stored.parts).toEqual([{ part_no: 'A-1', qty: '2' }, { part_no: 'B-7' }]);
   });
 
@@ -80,30 +72,30 @@ describe.each(systemModes)('Push validation: 4xx naming the field, nothing store
     const json = await push({}, { form_description: 'x'.repeat(256) });
     expect(json.status).toBe(400);
     expect(json.text).toMatch(/form_description: .*255/);
-    const xml = await api.post(`/clients/${device.identifier}/oneshots`, {
-      token: org.token,
-      xml: `<oneshot xmlns:dm="http://mobileforms.devicemagic.com/xforms"><dm:form_namespace>${template.namespace}</dm:form_namespace><dm:form_description>${'y'.repeat(256)}</dm:form_description></oneshot>`,
+    const xml = await sys.api.post(`/clients/${device.identifier}/oneshots`, {
+      token: sys.org.token,
+      xml: `<oneshot xmlns:dm="http://mobileforms.devicemagic.com/xforms"><dm:form_namespace>${sys.template.namespace}</dm:form_namespace><dm:form_description>${'y'.repeat(256)}</dm:form_description></oneshot>`,
     });
     expect(xml.status).toBe(400);
     expect(xml.text).toMatch(/form_description/);
   });
 
   it('refuses a missing payload or namespace, and a namespace that is not one of our forms', async () => {
-    const noPayload = await pushJson(api, org, device.identifier, { form_namespace: template.namespace });
+    const noPayload = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace });
     expect(noPayload.status).toBe(400);
     expect(noPayload.text).toMatch(/payload: is required/);
-    const noNamespace = await pushJson(api, org, device.identifier, { payload: {} });
+    const noNamespace = await pushJson(sys.api, sys.org, device.identifier, { payload: {} });
     expect(noNamespace.status).toBe(400);
     expect(noNamespace.text).toMatch(/form_namespace/);
-    const foreign = await pushJson(api, org, device.identifier, { form_namespace: 'http://elsewhere.example/xforms/1', payload: {} });
+    const foreign = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: 'http://elsewhere.example/xforms/1', payload: {} });
     expect(foreign.status).toBe(400);
     expect(foreign.text).toMatch(/form_namespace: no form of this organization/);
   });
 
   it('refuses an unknown device (404) and a device waiting for approval (400)', async () => {
-    expect((await pushJson(api, org, 'Android_nobody', { form_namespace: template.namespace, payload: {} })).status).toBe(404);
-    const pending = await enrollDevice(api, org, { approve: false });
-    const res = await pushJson(api, org, pending.identifier, { form_namespace: template.namespace, payload: {} });
+    expect((await pushJson(sys.api, sys.org, 'Android_nobody', { form_namespace: sys.template.namespace, payload: {} })).status).toBe(404);
+    const pending = await enrollDevice(sys.api, sys.org, { approve: false });
+    const res = await pushJson(sys.api, sys.org, pending.identifier, { form_namespace: sys.template.namespace, payload: {} });
     expect(res.status).toBe(400);
     expect(res.text).toMatch(/waiting for approval/);
   });
@@ -113,9 +105,9 @@ describe.each(systemModes)('Push validation: 4xx naming the field, nothing store
       [`<!DOCTYPE x [<!ENTITY a "b">]><oneshot><form_namespace>&a;</form_namespace></oneshot>`, /DOCTYPE/],
       ['<oneshot><form_namespace>x</oneshot>', /Malformed XML/],
       ['<push><form_namespace>x</form_namespace></push>', /<oneshot>/],
-      [`<oneshot><zz:form_namespace>${template.namespace}</zz:form_namespace></oneshot>`, /prefix "zz" is not declared/],
+      [`<oneshot><zz:form_namespace>${sys.template.namespace}</zz:form_namespace></oneshot>`, /prefix "zz" is not declared/],
     ] as const) {
-      const res = await api.post(`/clients/${device.identifier}/oneshots`, { token: org.token, xml });
+      const res = await sys.api.post(`/clients/${device.identifier}/oneshots`, { token: sys.org.token, xml });
       expect(res.status).toBe(400);
       expect(res.text).toMatch(message);
     }
@@ -124,9 +116,9 @@ describe.each(systemModes)('Push validation: 4xx naming the field, nothing store
   it('refuses wrong types in an update, leaving the oneshot as it was', async () => {
     const { id } = (await push({ customer_name: 'Kept' })).json().oneshot_list[0];
     for (const body of [{ payload: { visits: 'x' } }, { payload: 'x' }, { form_name: 7, payload: {} }, {}]) {
-      const res = await api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: org.token, json: body });
+      const res = await sys.api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: sys.org.token, json: body });
       expect(res.status).toBe(400);
     }
-    expect((await api.get(`/device/oneshots/${id}`, { bearer: device.secret })).json().oneshot.payload).toEqual({ customer_name: 'Kept' });
+    expect((await sys.api.get(`/device/oneshots/${id}`, { bearer: device.secret })).json().oneshot.payload).toEqual({ customer_name: 'Kept' });
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { ApiClient } from './support/api-client';
 import { createOrganization, type TestOrganization } from './support/fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 import {
   docxDocument,
   jpegImage,
@@ -20,35 +20,24 @@ function fileJson(fileName: string, bytes: Buffer, contentType: unknown) {
 }
 
 describe.each(systemModes)('Resources API (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
-  let other: TestOrganization;
+  const sys = useSystem(mode, { organizations: 2 });
   const spreadsheet = readFileSync(realSpreadsheetPath);
 
-  beforeAll(async () => {
-    system = await startSystem(mode);
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    other = await createOrganization(api, system.adminToken);
-  });
-  afterAll(() => system?.stop());
-
   const create = (o: TestOrganization, description: string, file: unknown) =>
-    api.post('/api/resources.json', { token: o.token, json: { resource: { description, file } } });
-  const describeResource = (o: TestOrganization, id: number) => api.get(`/api/resources/${id}/describe.json`, { token: o.token });
-  const list = async (o: TestOrganization) => (await api.get('/api/resources.json', { token: o.token })).json().resources;
+    sys.api.post('/api/resources.json', { token: o.token, json: { resource: { description, file } } });
+  const describeResource = (o: TestOrganization, id: number) => sys.api.get(`/api/resources/${id}/describe.json`, { token: o.token });
+  const list = async (o: TestOrganization) => (await sys.api.get('/api/resources.json', { token: o.token })).json().resources;
 
   it('lists nothing for a new organization', async () => {
-    const fresh = await createOrganization(api, system.adminToken);
-    const res = await api.get('/api/resources.json', { token: fresh.token });
+    const fresh = await createOrganization(sys.api, sys.adminToken);
+    const res = await sys.api.get('/api/resources.json', { token: fresh.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(res.json()).toEqual({ resources: [] });
   });
 
   it('creates a spreadsheet resource (201) and describes test_resource.xlsx as the real product did', async () => {
-    const created = await create(org, 'Options list', fileJson('test_resource.xlsx', spreadsheet, mime.xlsx));
+    const created = await create(sys.org, 'Options list', fileJson('test_resource.xlsx', spreadsheet, mime.xlsx));
     expect(created.status).toBe(201);
     const { resource } = created.json();
     expect(Object.keys(resource)).toEqual(['id', 'identifier', 'original_filename', 'version', 'description', 'generated_content_summary']);
@@ -69,21 +58,21 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
     });
 
     // The same ids on every describe until the file changes.
-    const first = await describeResource(org, resource.id);
-    const second = await api.get(`/api/resources/${resource.id}/describe`, { token: org.token });
+    const first = await describeResource(sys.org, resource.id);
+    const second = await sys.api.get(`/api/resources/${resource.id}/describe`, { token: sys.org.token });
     expect(first.status).toBe(200);
     expect(first.json()).toEqual({ resource });
     expect(second.json()).toEqual({ resource });
 
-    const listed = await list(org);
+    const listed = await list(sys.org);
     expect(listed).toContainEqual({ id: resource.id, original_filename: 'test_resource.xlsx', version: 0, description: 'Options list' });
     expect(Object.keys(listed.find((r: { id: number }) => r.id === resource.id))).toEqual(['id', 'original_filename', 'version', 'description']);
   });
 
   it('downloads the exact bytes with their type and the file name', async () => {
-    const { resource } = (await create(org, 'xlsx', fileJson('test_resource.xlsx', spreadsheet, mime.xlsx))).json();
-    const res = await fetch(`${api.baseUrl}/api/resources/${resource.id}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${org.token}:x`).toString('base64')}` },
+    const { resource } = (await create(sys.org, 'xlsx', fileJson('test_resource.xlsx', spreadsheet, mime.xlsx))).json();
+    const res = await fetch(`${sys.api.baseUrl}/api/resources/${resource.id}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sys.org.token}:x`).toString('base64')}` },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(mime.xlsx);
@@ -108,12 +97,12 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
     ['a type given as ["<mime>", null]', 'notes.txt', () => Buffer.from('guessed'), [mime.text, null], 'text/plain; charset=utf-8'],
     ['a type in capitals with a parameter', 'notes.txt', () => Buffer.from('x'), 'Text/Plain; charset=UTF-8', 'text/plain; charset=utf-8'],
   ])('stores %s and gives it back unchanged', async (_name, fileName, bytes, contentType, servedType) => {
-    const created = await create(org, _name, fileJson(fileName, bytes(), contentType));
+    const created = await create(sys.org, _name, fileJson(fileName, bytes(), contentType));
     expect(created.status).toBe(201);
     const { resource } = created.json();
     expect(resource).toMatchObject({ original_filename: fileName, version: 0, description: _name, generated_content_summary: [] });
-    const download = await fetch(`${api.baseUrl}/api/resources/${resource.id}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${org.token}:x`).toString('base64')}` },
+    const download = await fetch(`${sys.api.baseUrl}/api/resources/${resource.id}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sys.org.token}:x`).toString('base64')}` },
     });
     expect(download.status).toBe(200);
     expect(download.headers.get('content-type')).toBe(servedType);
@@ -122,10 +111,10 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
 
   it('carries a 3 MB file through the bus and back intact', async () => {
     const bytes = Buffer.alloc(3 * 1024 * 1024, 'Field readings, site 7: 12.5 m; ');
-    const created = await create(org, 'large', fileJson('large.txt', bytes, mime.text));
+    const created = await create(sys.org, 'large', fileJson('large.txt', bytes, mime.text));
     expect(created.status).toBe(201);
-    const download = await fetch(`${api.baseUrl}/api/resources/${created.json().resource.id}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${org.token}:x`).toString('base64')}` },
+    const download = await fetch(`${sys.api.baseUrl}/api/resources/${created.json().resource.id}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sys.org.token}:x`).toString('base64')}` },
     });
     expect(download.headers.get('content-length')).toBe(String(bytes.length));
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
@@ -134,9 +123,9 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
   it('takes Base64 broken into lines, as MIME encoders write it', async () => {
     const bytes = Buffer.from('x'.repeat(300));
     const lines = bytes.toString('base64').replace(/(.{76})/g, '$1\r\n');
-    const created = await create(org, 'wrapped', { file_name: 'w.txt', file_data: lines, content_type: mime.text });
+    const created = await create(sys.org, 'wrapped', { file_name: 'w.txt', file_data: lines, content_type: mime.text });
     expect(created.status).toBe(201);
-    const download = await api.get(`/api/resources/${created.json().resource.id}`, { token: org.token });
+    const download = await sys.api.get(`/api/resources/${created.json().resource.id}`, { token: sys.org.token });
     expect(download.text).toBe('x'.repeat(300));
   });
 
@@ -151,34 +140,34 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
       `&resource[file][file_data]=${data}`;
     const text = Buffer.from('Hello from a form ✓');
 
-    const encoded = await api.post('/api/resources.json', {
-      token: org.token,
+    const encoded = await sys.api.post('/api/resources.json', {
+      token: sys.org.token,
       body: form(encodeURIComponent(text.toString('base64'))),
       contentType: 'application/x-www-form-urlencoded',
     });
     expect(encoded.status).toBe(201);
     expect(encoded.json().resource).toMatchObject({ original_filename: 'blob.txt', description: 'From PHP', version: 0 });
-    expect((await api.get(`/api/resources/${encoded.json().resource.id}`, { token: org.token })).text).toBe(text.toString());
+    expect((await sys.api.get(`/api/resources/${encoded.json().resource.id}`, { token: sys.org.token })).text).toBe(text.toString());
 
     // A raw + arrives as a space once form-decoded; it is read back as +.
     const pdfBytes = Buffer.concat([Buffer.from('%PDF-1.4\n'), bytes, Buffer.from('\n%%EOF\n')]);
-    const raw = await api.post('/api/resources', {
-      token: org.token,
+    const raw = await sys.api.post('/api/resources', {
+      token: sys.org.token,
       body: form(pdfBytes.toString('base64')).replace(encodeURIComponent(mime.text), encodeURIComponent(mime.pdf)),
       contentType: 'application/x-www-form-urlencoded',
     });
     expect(pdfBytes.toString('base64')).toMatch(/\+/);
     expect(raw.status).toBe(201);
-    const download = await fetch(`${api.baseUrl}/api/resources/${raw.json().resource.id}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${org.token}:x`).toString('base64')}` },
+    const download = await fetch(`${sys.api.baseUrl}/api/resources/${raw.json().resource.id}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sys.org.token}:x`).toString('base64')}` },
     });
     expect(Buffer.from(await download.arrayBuffer()).equals(pdfBytes)).toBe(true);
   });
 
   it('updates only what is given: a description leaves version and ids, a new file bumps the version', async () => {
-    const { resource: created } = (await create(org, 'Prices', fileJson('test_resource.xlsx', spreadsheet, mime.xlsx))).json();
+    const { resource: created } = (await create(sys.org, 'Prices', fileJson('test_resource.xlsx', spreadsheet, mime.xlsx))).json();
 
-    const described = await api.put(`/api/resources/${created.id}.json`, { token: org.token, json: { resource: { description: 'Prices 2024' } } });
+    const described = await sys.api.put(`/api/resources/${created.id}.json`, { token: sys.org.token, json: { resource: { description: 'Prices 2024' } } });
     expect(described.status).toBe(200);
     expect(described.json()).toEqual({ resource: { ...created, description: 'Prices 2024' } });
 
@@ -187,8 +176,8 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
       { name: 'Prices', rows: [['sku', 'price'], ['A-1', 9.5]] },
       { name: 'Notes', rows: [['note']] },
     ]);
-    const replaced = await api.put(`/api/resources/${created.id}`, {
-      token: org.token,
+    const replaced = await sys.api.put(`/api/resources/${created.id}`, {
+      token: sys.org.token,
       json: { resource: { file: fileJson('prices.xlsx', workbook, mime.xlsx) } },
     });
     expect(replaced.status).toBe(200);
@@ -201,55 +190,55 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
       ['sku', 1],
       ['price', 2],
     ]);
-    expect((await describeResource(org, created.id)).json()).toEqual({ resource: v1 });
+    expect((await describeResource(sys.org, created.id)).json()).toEqual({ resource: v1 });
 
-    const download = await fetch(`${api.baseUrl}/api/resources/${created.id}`, {
-      headers: { authorization: `Basic ${Buffer.from(`${org.token}:x`).toString('base64')}` },
+    const download = await fetch(`${sys.api.baseUrl}/api/resources/${created.id}`, {
+      headers: { authorization: `Basic ${Buffer.from(`${sys.org.token}:x`).toString('base64')}` },
     });
     expect(Buffer.from(await download.arrayBuffer()).equals(workbook)).toBe(true);
 
     // Another file, form-encoded this time: version 2, and the summary is [] for text.
-    const v2 = await api.put(`/api/resources/${created.id}.json`, {
-      token: org.token,
+    const v2 = await sys.api.put(`/api/resources/${created.id}.json`, {
+      token: sys.org.token,
       body: `resource[file][file_name]=p.txt&resource[file][content_type]=text%2Fplain&resource[file][file_data]=${encodeURIComponent(Buffer.from('plain').toString('base64'))}`,
       contentType: 'application/x-www-form-urlencoded',
     });
     expect(v2.status).toBe(200);
     expect(v2.json().resource).toMatchObject({ version: 2, original_filename: 'p.txt', description: 'Prices 2024', generated_content_summary: [] });
-    expect(await list(org)).toContainEqual({ id: created.id, original_filename: 'p.txt', version: 2, description: 'Prices 2024' });
+    expect(await list(sys.org)).toContainEqual({ id: created.id, original_filename: 'p.txt', version: 2, description: 'Prices 2024' });
   });
 
   it('deletes a resource (200); afterwards, and for unknown ids, 404', async () => {
-    const { resource } = (await create(org, 'temporary', fileJson('t.txt', Buffer.from('t'), mime.text))).json();
-    const deleted = await api.delete(`/api/resources/${resource.id}`, { token: org.token });
+    const { resource } = (await create(sys.org, 'temporary', fileJson('t.txt', Buffer.from('t'), mime.text))).json();
+    const deleted = await sys.api.delete(`/api/resources/${resource.id}`, { token: sys.org.token });
     expect(deleted.status).toBe(200);
     expect(deleted.text).toBe('');
-    expect((await describeResource(org, resource.id)).status).toBe(404);
-    expect((await api.get(`/api/resources/${resource.id}`, { token: org.token })).status).toBe(404);
-    expect((await list(org)).map((r: { id: number }) => r.id)).not.toContain(resource.id);
+    expect((await describeResource(sys.org, resource.id)).status).toBe(404);
+    expect((await sys.api.get(`/api/resources/${resource.id}`, { token: sys.org.token })).status).toBe(404);
+    expect((await list(sys.org)).map((r: { id: number }) => r.id)).not.toContain(resource.id);
 
-    const again = await api.delete(`/api/resources/${resource.id}.json`, { token: org.token });
+    const again = await sys.api.delete(`/api/resources/${resource.id}.json`, { token: sys.org.token });
     expect(again.status).toBe(404);
     expect(again.json()).toMatchObject({ status: '404', error: 'Not Found', message: `Resource ${resource.id} does not exist` });
-    expect((await api.delete('/api/resources/987654', { token: org.token })).status).toBe(404);
-    expect((await api.get('/api/resources/not-a-number', { token: org.token })).status).toBe(404);
-    expect((await api.get('/api/resources.xml', { token: org.token })).status).toBe(404);
+    expect((await sys.api.delete('/api/resources/987654', { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get('/api/resources/not-a-number', { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get('/api/resources.xml', { token: sys.org.token })).status).toBe(404);
   });
 
   it('answers 404 for another organization\'s resources, changing nothing', async () => {
-    const { resource } = (await create(other, 'Theirs', fileJson('theirs.txt', Buffer.from('private'), mime.text))).json();
+    const { resource } = (await create(sys.orgs[1], 'Theirs', fileJson('theirs.txt', Buffer.from('private'), mime.text))).json();
     const path = `/api/resources/${resource.id}`;
-    expect((await api.get(path, { token: org.token })).status).toBe(404);
-    expect((await api.get(`${path}/describe.json`, { token: org.token })).status).toBe(404);
-    const put = await api.put(`${path}.json`, { token: org.token, json: { resource: { description: 'Mine now' } } });
+    expect((await sys.api.get(path, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(`${path}/describe.json`, { token: sys.org.token })).status).toBe(404);
+    const put = await sys.api.put(`${path}.json`, { token: sys.org.token, json: { resource: { description: 'Mine now' } } });
     expect(put.status).toBe(404);
-    expect((await api.delete(path, { token: org.token })).status).toBe(404);
-    expect((await list(org)).map((r: { id: number }) => r.id)).not.toContain(resource.id);
-    expect((await describeResource(other, resource.id)).json()).toEqual({ resource });
+    expect((await sys.api.delete(path, { token: sys.org.token })).status).toBe(404);
+    expect((await list(sys.org)).map((r: { id: number }) => r.id)).not.toContain(resource.id);
+    expect((await describeResource(sys.orgs[1], resource.id)).json()).toEqual({ resource });
   });
 
   it('requires the API token (401 with a Basic challenge)', async () => {
-    for (const res of [await api.get('/api/resources.json'), await api.post('/api/resources.json', { json: {} }), await api.get('/api/resources.json', { token: 'wrong-token' })]) {
+    for (const res of [await sys.api.get('/api/resources.json'), await sys.api.post('/api/resources.json', { json: {} }), await sys.api.get('/api/resources.json', { token: 'wrong-token' })]) {
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe('Basic realm="Formcast API"');
     }
@@ -257,10 +246,10 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
 
   it('keeps any file name as given, and never lets it break the Content-Disposition header', async () => {
     const name = 'Überblick "2024"\r\nSet-Cookie: stolen=1; ../../etc/passwd.txt';
-    const created = await create(org, 'odd name', fileJson(name, Buffer.from('x'), mime.text));
+    const created = await create(sys.org, 'odd name', fileJson(name, Buffer.from('x'), mime.text));
     expect(created.status).toBe(201);
     expect(created.json().resource.original_filename).toBe(name);
-    const res = await api.get(`/api/resources/${created.json().resource.id}`, { token: org.token });
+    const res = await sys.api.get(`/api/resources/${created.json().resource.id}`, { token: sys.org.token });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toBeNull();
     expect(res.headers.get('content-disposition')).toBe(

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
-import type { ApiClient, RequestOptions } from './support/api-client';
-import { createOrganization, type TestOrganization } from './support/fixtures';
-import { startSystem, systemModes, type RunningSystem } from './support/start-system';
+import type { RequestOptions } from './support/api-client';
+import { createOrganization } from './support/fixtures';
+import { startSystem, systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 import { docxDocument, jpegImage, mapOverlay, mime, pngImage } from './fixtures/resource-files';
 
 /** The file limit of these suites: small, so 413s need no large bodies. */
@@ -60,23 +61,18 @@ function unfinishedPost(baseUrl: string, token: string, headers: Record<string, 
 }
 
 describe.each(systemModes)('Resources: bad input gets a clear 4xx and stores nothing (%s)', (mode) => {
-  let system: RunningSystem;
-  let api: ApiClient;
-  let org: TestOrganization;
+  const sys = useSystem(mode, { env: { RESOURCE_MAX_BYTES: String(maxFileBytes) }, organizations: 1 });
   let existingId: number;
   let before: { list: string; described: string };
 
   const snapshot = async () => ({
-    list: (await api.get('/api/resources.json', { token: org.token })).text,
-    described: (await api.get(`/api/resources/${existingId}/describe.json`, { token: org.token })).text,
+    list: (await sys.api.get('/api/resources.json', { token: sys.org.token })).text,
+    described: (await sys.api.get(`/api/resources/${existingId}/describe.json`, { token: sys.org.token })).text,
   });
 
   beforeAll(async () => {
-    system = await startSystem(mode, { RESOURCE_MAX_BYTES: String(maxFileBytes) });
-    api = system.api;
-    org = await createOrganization(api, system.adminToken);
-    const created = await api.post('/api/resources.json', {
-      token: org.token,
+    const created = await sys.api.post('/api/resources.json', {
+      token: sys.org.token,
       json: { resource: { description: 'existing', file: file(Buffer.from('kept')) } },
     });
     existingId = created.json().resource.id;
@@ -85,9 +81,8 @@ describe.each(systemModes)('Resources: bad input gets a clear 4xx and stores not
   afterEach(async () => {
     expect(await snapshot()).toEqual(before);
   });
-  afterAll(() => system?.stop());
 
-  const post = (options: RequestOptions) => api.post('/api/resources.json', { token: org.token, ...options });
+  const post = (options: RequestOptions) => sys.api.post('/api/resources.json', { token: sys.org.token, ...options });
   const create = (resource: unknown) => post({ json: { resource } });
 
   it.each([
@@ -159,11 +154,11 @@ describe.each(systemModes)('Resources: bad input gets a clear 4xx and stores not
     const atLimit = await create({ description: 'at the limit', file: file(Buffer.alloc(maxFileBytes, 0x61)) });
     expect(atLimit.status).toBe(201);
     // Not part of what this suite expects to find: remove it again.
-    expect((await api.delete(`/api/resources/${atLimit.json().resource.id}`, { token: org.token })).status).toBe(200);
+    expect((await sys.api.delete(`/api/resources/${atLimit.json().resource.id}`, { token: sys.org.token })).status).toBe(200);
   });
 
   it('refuses a body over the resources\' limit from its Content-Length, before reading it', async () => {
-    const answer = await unfinishedPost(api.baseUrl, org.token, { 'content-length': String(10 * 1024 * 1024 * 1024) }, Buffer.from('{"resource":'), 1);
+    const answer = await unfinishedPost(sys.api.baseUrl, sys.org.token, { 'content-length': String(10 * 1024 * 1024 * 1024) }, Buffer.from('{"resource":'), 1);
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).message).toBe(`The request body is too large: a resource file may be at most ${maxFileBytes} bytes`);
     expect(answer.sentBytes).toBeLessThan(100);
@@ -171,7 +166,7 @@ describe.each(systemModes)('Resources: bad input gets a clear 4xx and stores not
 
   it('refuses a streamed body (no Content-Length) once it passes the limit, without waiting for its end', async () => {
     const chunk = Buffer.alloc(16 * 1024, 0x41);
-    const answer = await unfinishedPost(api.baseUrl, org.token, { 'transfer-encoding': 'chunked' }, chunk, 1000);
+    const answer = await unfinishedPost(sys.api.baseUrl, sys.org.token, { 'transfer-encoding': 'chunked' }, chunk, 1000);
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).message).toMatch(/The request body is too large/);
     // The limit is about 80 KB here: the answer came long before the 16 MB were written.
@@ -207,32 +202,35 @@ describe.each(systemModes)('Resources: bad input gets a clear 4xx and stores not
     expect(res.json().message).toMatch(message);
   });
 
-  it('refuses a compressed request body with 415', async () => {
-    const res = await post({ body: 'x', contentType: 'application/json', headers: { 'content-encoding': 'gzip' } });
-    expect(res.status).toBe(415);
-    expect(res.json().message).toMatch(/Content-Encoding gzip/);
+  it('refuses a body that is not what its Content-Encoding says with 400, an unknown encoding with 415', async () => {
+    const corrupt = await post({ body: 'x', contentType: 'application/json', headers: { 'content-encoding': 'gzip' } });
+    expect(corrupt.status).toBe(400);
+    expect(corrupt.text).toMatch(/body: could not be decompressed \(gzip\)/);
+    const unknown = await post({ body: 'x', contentType: 'application/json', headers: { 'content-encoding': 'compress' } });
+    expect(unknown.status).toBe(415);
+    expect(unknown.json().message).toMatch(/Content-Encoding compress/);
   });
 
   it('refuses an update that changes nothing, or a bad file, leaving the resource as it was', async () => {
     const path = `/api/resources/${existingId}.json`;
-    const empty = await api.put(path, { token: org.token, json: { resource: {} } });
+    const empty = await sys.api.put(path, { token: sys.org.token, json: { resource: {} } });
     expect(empty.status).toBe(400);
     expect(empty.text).toMatch(/resource: give the description, the file, or both/);
 
-    const badBase64 = await api.put(path, { token: org.token, json: { resource: { description: 'new', file: { ...file(Buffer.from('x')), file_data: '%%%' } } } });
+    const badBase64 = await sys.api.put(path, { token: sys.org.token, json: { resource: { description: 'new', file: { ...file(Buffer.from('x')), file_data: '%%%' } } } });
     expect(badBase64.status).toBe(400);
     expect(badBase64.text).toMatch(/file\.file_data: not valid Base64/);
 
-    const mismatch = await api.put(path, { token: org.token, json: { resource: { description: 'new', file: file(Buffer.from('nope'), mime.png, 'a.png') } } });
+    const mismatch = await sys.api.put(path, { token: sys.org.token, json: { resource: { description: 'new', file: file(Buffer.from('nope'), mime.png, 'a.png') } } });
     expect(mismatch.status).toBe(422);
 
-    const tooLarge = await api.put(path, { token: org.token, json: { resource: { file: file(Buffer.alloc(maxFileBytes + 10, 0x61)) } } });
+    const tooLarge = await sys.api.put(path, { token: sys.org.token, json: { resource: { file: file(Buffer.alloc(maxFileBytes + 10, 0x61)) } } });
     expect(tooLarge.status).toBe(413);
   });
 
   it('answers 404 for paths that are no resource', async () => {
-    expect((await api.get('/api/resources/0', { token: org.token })).status).toBe(404);
-    expect((await api.get(`/api/resources/${existingId}/elsewhere`, { token: org.token })).status).toBe(404);
-    expect((await api.put('/api/resources/abc.json', { token: org.token, json: { resource: { description: 'x' } } })).status).toBe(404);
+    expect((await sys.api.get('/api/resources/0', { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.get(`/api/resources/${existingId}/elsewhere`, { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.put('/api/resources/abc.json', { token: sys.org.token, json: { resource: { description: 'x' } } })).status).toBe(404);
   });
 });

@@ -1,33 +1,22 @@
 import pino from 'pino';
 import { redactedPaths } from '@formcast/platform';
 import { createOrganization } from './support/fixtures';
-import { startSystem, systemModes, type RunningSystem, type SystemMode } from './support/start-system';
+import { systemModes } from './support/start-system';
+import { useSystem } from './support/use-system';
 import { mime } from './fixtures/resource-files';
 
-/**
- * The system of `startSystem`, logging everything (trace) into `lines` with the platform's
- * redaction, so a test can read what every part of it logged.
- */
-function startLoggedSystem(mode: SystemMode, lines: string[]): Promise<RunningSystem> {
-  const logger = pino(
-    { level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } },
-    { write: (line: string) => void lines.push(line) },
-  );
-  return startSystem(mode, { LOG_LEVEL: 'trace' }, { logger });
+/** A logger of everything (trace) into `lines` with the platform's redaction, so a test can read what every part of the system logged. */
+function loggerInto(lines: string[]) {
+  return pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, { write: (line: string) => void lines.push(line) });
 }
 
 describe.each(systemModes)('Resources: file bytes never reach the logs (%s)', (mode) => {
   const lines: string[] = [];
-  let system: Awaited<ReturnType<typeof startLoggedSystem>>;
-
-  beforeAll(async () => {
-    system = await startLoggedSystem(mode, lines);
-  });
-  afterAll(() => system?.stop());
+  const sys = useSystem(mode, { env: { LOG_LEVEL: 'trace' }, logger: loggerInto(lines) });
 
   it('logs requests and failures at trace level, never the file or its Base64', async () => {
-    const { api } = system;
-    const org = await createOrganization(api, system.adminToken);
+    const { api } = sys;
+    const org = await createOrganization(api, sys.adminToken);
     const secret = 'CONFIDENTIAL-PAYROLL-4242';
     const bytes = Buffer.from(`${secret}\n`.repeat(50));
     const base64 = bytes.toString('base64');

@@ -7,8 +7,11 @@ export interface BenchOrganization {
   /** `Authorization` header value for organization calls (HTTP Basic, token as user name). */
   authorization: string;
   enrollmentCode: string;
+  formId: number;
   formNamespace: string;
   deviceIdentifiers: string[];
+  /** Each device's secret, by identifier (what it signs in with on the device side). */
+  deviceSecrets: Map<string, string>;
 }
 
 async function call(origin: string, method: string, path: string, init: { headers?: Record<string, string>; json?: unknown } = {}) {
@@ -52,19 +55,30 @@ export async function setUpOrganization(origin: string, adminToken: string, name
 
   const form = await call(origin, 'POST', `/organizations/${orgId}/forms`, { headers: { authorization }, json: benchFormDefinition });
   expect(201, form, 'creating the template');
-  const formNamespace: string = form.json().namespace;
+  const { id: formId, namespace: formNamespace } = form.json() as { id: number; namespace: string };
 
+  const deviceSecrets = new Map<string, string>();
   const deviceIdentifiers = await inParallel(devices, 8, async (i) => {
     const identifier = `Android_bench_${orgId}_${i}`;
     const enrolled = await call(origin, 'POST', '/devices/enroll', {
       json: { enrollment_code: enrollmentCode, identifier, owner: `Tech ${i}`, description: '', push_token: null },
     });
     expect(201, enrolled, 'enrolling a device');
+    deviceSecrets.set(identifier, enrolled.json().device_secret);
     const approved = await call(origin, 'POST', `/organizations/${orgId}/devices/${enrolled.json().device.id}/approve`, { headers: { authorization } });
     expect(200, approved, 'approving a device');
     return identifier;
   });
-  return { orgId, token, authorization, enrollmentCode, formNamespace, deviceIdentifiers };
+  return { orgId, token, authorization, enrollmentCode, formId, formNamespace, deviceIdentifiers, deviceSecrets };
+}
+
+/** A JSON webhook destination of the organization's template, to `uri` (S6). */
+export async function createWebhookDestination(origin: string, org: BenchOrganization, uri: string): Promise<void> {
+  const created = await call(origin, 'POST', `/api/forms/${org.formId}/destinations.json`, {
+    headers: { authorization: org.authorization },
+    json: { destination: { description: 'Bench receiver', format_selection: 'json_format', transport_selection: 'http_transport' }, http_transport: { uri } },
+  });
+  expect(201, created, 'creating a destination');
 }
 
 /** One call, for the scenarios that are not a load (S4): status, body and wall time. */

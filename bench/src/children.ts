@@ -1,4 +1,4 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -20,27 +20,31 @@ const running = new Set<Child>();
 
 /**
  * Starts `node <script>` (a compiled file) with an IPC channel, stdout and stderr into
- * bench/results/logs/<name>.log, and `nodeFlags` before the script. With BENCH_CPU_PROF=1 it
- * writes a CPU profile on exit.
+ * bench/results/logs/<name>.log. A Formcast process (`formcast: true`) starts through
+ * bin/formcast-node, as `npm start` and the image start it, with its flags and environment.
+ * With BENCH_CPU_PROF=1 it writes a CPU profile on exit.
  */
-export function startNode(name: string, script: string, env: Record<string, string>, nodeFlags: string[] = []): Child {
+export function startNode(name: string, script: string, env: Record<string, string>, options: { formcast?: boolean } = {}): Child {
   mkdirSync(logsDir, { recursive: true });
   const logFile = join(logsDir, `${name}.log`);
   const fd = openSync(logFile, 'w');
   // No --cpu-prof-name: every thread (the SQLite checkpointer is a worker) writes a profile,
   // and one name would let the last thread's overwrite the main thread's.
   const threadProfilesDir = join(profilesDir, name);
-  const execArgv = [...nodeFlags, ...(config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${threadProfilesDir}`] : [])];
+  const execArgv = config.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${threadProfilesDir}`] : [];
   if (config.cpuProfile) {
     rmSync(threadProfilesDir, { recursive: true, force: true });
     mkdirSync(threadProfilesDir, { recursive: true });
   }
-  const child = fork(script, [], {
+  const spawnOptions = {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
-    execArgv,
-    stdio: ['ignore', fd, fd, 'ipc'],
-  });
+    stdio: ['ignore', fd, fd, 'ipc'] as Array<'ignore' | 'ipc' | number>,
+  };
+  // The launcher execs node in its own place, so the pid and the IPC channel are node's.
+  const child = options.formcast
+    ? spawn(join(repoRoot, 'bin/formcast-node'), [...execArgv, script], spawnOptions)
+    : fork(script, [], { ...spawnOptions, execArgv });
   closeSync(fd);
   const exited = new Promise<void>((resolve) =>
     child.once('exit', () => {

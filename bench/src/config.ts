@@ -19,7 +19,7 @@ export const profilesDir = join(resultsDir, 'profiles');
 /** Compiled bench code: servers are started from here. */
 export const benchDist = join(benchRoot, 'dist', 'bench', 'src');
 
-const scenarioIds = ['A1', 'A2', 'S1', 'S2', 'S3', 'S4', 'S5'] as const;
+const scenarioIds = ['A1', 'A2', 'A3', 'S1', 'S1K', 'S1M', 'S1T', 'S2', 'S2M', 'S2T', 'S3', 'S4', 'S5', 'S6', 'S7'] as const;
 export type ScenarioId = (typeof scenarioIds)[number];
 
 function scenariosFromEnv(value: string | undefined): Set<ScenarioId> {
@@ -62,11 +62,15 @@ export const config = {
   uploadRounds: numberFromEnv('BENCH_UPLOAD_ROUNDS', 3),
   /** `created` events of S5. */
   notifierEvents: numberFromEnv('BENCH_NOTIFIER_EVENTS', 10_000),
+  /** Submissions S6 measures in each mode, and posts of its anchor A3. */
+  submissions: numberFromEnv('BENCH_SUBMISSIONS', 5000),
+  /** S7: bulk requests of 1,000 dispatches, in each mode. */
+  bulkRequests: numberFromEnv('BENCH_BULK_REQUESTS', 5),
   /** Log level of every process under test (their logs go to bench/results/logs). */
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
   /** Set to write a V8 CPU profile of every process under test to bench/results/profiles. */
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
-  /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors S1/S2 are measured against); empty: all. */
+  /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */
   only: scenariosFromEnv(process.env.BENCH_ONLY),
 };
 
@@ -74,30 +78,28 @@ export const config = {
 export function measures(id: ScenarioId): boolean {
   const only = config.only;
   if (only.size === 0 || only.has(id)) return true;
-  return (id === 'A1' && only.has('S1')) || (id === 'A2' && only.has('S2'));
+  // S1K, S1M and S1T read as ratios to S1, itself read against A1; S2M and S2T to S2, read against A2.
+  if ((id === 'A1' || id === 'S1') && (only.has('S1K') || only.has('S1M') || only.has('S1T'))) return true;
+  if ((id === 'A2' || id === 'S2') && (only.has('S2M') || only.has('S2T'))) return true;
+  return (id === 'A1' && only.has('S1')) || (id === 'A2' && only.has('S2')) || (id === 'A3' && only.has('S6'));
 }
 
 /**
- * The V8 flags every Formcast process runs with: those of `npm start` and `npm run
- * start:<service>` (package.json) and of the image (Dockerfile's NODE_OPTIONS); a deploy
- * test holds the three equal.
+ * Connections of S6's anchor A3: as many as the delivery service sends to one destination at
+ * once (DELIVERY_DESTINATION_CONCURRENCY's default).
  */
-export const serviceNodeFlags = ['--max-semi-space-size=4'];
+export const deliveryConnections = 8;
 
-/**
- * The environment every Formcast process starts with beside its settings, as `npm start`,
- * `npm run start:<service>` and the image (Dockerfile ENV) give it; a deploy test holds the
- * three equal. glibc serves an allocation over this size (a file being uploaded, decoded)
- * with a mapping of its own, given back to the system when freed. Without a fixed value glibc
- * raises the threshold to the largest block freed so far, so later 10 MB blocks can come from
- * its heap and stay with the process: the embedded process reached 145–152 MB during S4
- * (three uploads after the listing of S3), 136–142 MB with this.
- */
-export const serviceEnvironment = { MALLOC_MMAP_THRESHOLD_: '131072' };
-
-/** The targets of issue 7. */
+/** The targets of issue 7 (S6's: issue 13). */
 export const targets = {
+  deliveryRatio: 0.5,
   throughputRatio: 0.6,
+  /** Issue 14: S1 with an Idempotency-Key on every request, against S1. */
+  keyedThroughputRatio: 0.9,
+  /** Issue 17: S1 and S2 with metrics on (the default), against the same with METRICS_ENABLED=false. */
+  metricsThroughputRatio: 0.95,
+  /** Issue 17: S1 and S2 with traces exported to a local OTLP receiver, against the same without. */
+  tracesThroughputRatio: 0.85,
   p99Ratio: 2,
   listP99Ms: 250,
   uploadGrowthFactor: 3,

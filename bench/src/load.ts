@@ -9,6 +9,8 @@ export interface LoadSpec {
   body?: string;
   /** The path of the n-th request (n counts from 0 across all connections). */
   path: (n: number) => string;
+  /** Headers and body of the n-th request, when they differ from one request to the next; called as it is sent. */
+  perRequest?: (n: number) => { headers?: Record<string, string>; body?: string };
   connections: number;
   /** Seconds of load; or `amount` requests. */
   durationS?: number;
@@ -87,7 +89,11 @@ export function runLoad(spec: LoadSpec): Promise<LoadResult> {
             method: spec.method,
             headers: { ...(spec.body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
             ...(spec.body ? { body: spec.body } : {}),
-            setupRequest: (request) => ({ ...request, path: spec.path(n++) }),
+            setupRequest: (request) => {
+              const i = n++;
+              const own = spec.perRequest?.(i);
+              return { ...request, path: spec.path(i), ...(own?.body !== undefined ? { body: own.body } : {}), headers: { ...request.headers, ...own?.headers } };
+            },
           },
         ],
       },

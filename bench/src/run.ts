@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createBus } from '@formcast/bus';
 import { createEnvelope, pushEvents, type OneshotEventPayload } from '@formcast/contracts';
 import { createLogger } from '@formcast/platform';
-import { setUpOrganization, timedCall, type BenchOrganization } from './api';
+import { createWebhookDestination, setUpOrganization, timedCall, type BenchOrganization } from './api';
+import { bulkRow, bulkScenario } from './bulk-scenario';
 import {
   ForeignCpu,
   infrastructurePids,
@@ -18,11 +19,13 @@ import {
   stopAll,
   type Child,
 } from './children';
-import { benchDist, config, measures, repoRoot, resultsDir, targets } from './config';
+import { benchDist, config, deliveryConnections, measures, repoRoot, resultsDir, targets } from './config';
+import { postBare, ReceiverClient, submitAndDeliver, type DeliveryResult } from './delivery-scenario';
 import { combine, runLoad, type LoadResult, type LoadSpec } from './load';
 import { renderMarkdown, type ProcessMemory, type Row } from './report';
-import { oneshotBody, pushPath } from './request-shape';
+import { oneshotBody, pushPath, tagQuestion } from './request-shape';
 import { deleteTopology, startDistributedSystem, startEmbeddedSystem, startStandInNotifier, type System } from './systems';
+import { TraceReceiver, type TracesReceived } from './trace-receiver';
 import { writeWorkbook } from './xlsx';
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
@@ -107,10 +110,11 @@ function cpuWatch(children: Child[], infrastructure: Array<[string, number[]]>, 
   ];
 }
 
-type Measured = LoadResult & { cpuTicks: Map<string, number> };
+/** A measured load; `traces`: what the OTLP receiver had from the system during it (S1T, S2T). */
+type Measured = LoadResult & { cpuTicks: Map<string, number>; traces?: TracesReceived };
 
 /** CPU a request, by process: "gateway 530, RabbitMQ 430" (µs; under 5 left out). */
-function cpuPerRequest(result: Measured): string | undefined {
+function cpuPerRequest(result: Pick<Measured, 'ok' | 'cpuTicks'>): string | undefined {
   if (result.cpuTicks.size === 0) return undefined;
   return [...result.cpuTicks]
     .map(([name, ticks]): [string, number] => [name, (ticks * 10_000) / Math.max(result.ok, 1)])
@@ -120,35 +124,80 @@ function cpuPerRequest(result: Measured): string | undefined {
 }
 
 /** Rounds of one scenario as one measurement. */
-function combineMeasured(results: Measured[]): LoadResult & { cpu?: string } {
+function combineMeasured(results: Measured[]): LoadResult & { cpu?: string; traces?: TracesReceived } {
   const cpuTicks = new Map<string, number>();
   for (const result of results) for (const [name, ticks] of result.cpuTicks) cpuTicks.set(name, (cpuTicks.get(name) ?? 0) + ticks);
   const combined = { ...combine(results), cpuTicks };
-  return { ...combined, cpu: cpuPerRequest(combined) };
+  const traced = results.flatMap((result) => (result.traces ? [result.traces] : []));
+  const traces = traced.length === 0 ? undefined : traced.reduce((sum, t) => ({
+    requests: sum.requests + t.requests,
+    bytes: sum.bytes + t.bytes,
+    spans: sum.spans + t.spans,
+    refused: sum.refused + t.refused,
+  }));
+  return { ...combined, cpu: cpuPerRequest(combined), traces };
 }
 
-/** A warm-up load, then the measured one, inside a memory phase and a foreign-CPU window. */
-async function measureOnce(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = []): Promise<Measured> {
+/** What arrived at the OTLP receiver between two readings. */
+function tracesBetween(before: TracesReceived, after: TracesReceived): TracesReceived {
+  return { requests: after.requests - before.requests, bytes: after.bytes - before.bytes, spans: after.spans - before.spans, refused: after.refused - before.refused };
+}
+
+/**
+ * A warm-up load, then the measured one, inside a memory phase and a foreign-CPU window.
+ * `traces`: reads what the OTLP receiver had from the system, before and after the measured load.
+ */
+async function measureOnce(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = [], traces?: () => Promise<TracesReceived>): Promise<Measured> {
   if (config.warmupS > 0 && !spec.amount) await runLoad({ ...spec, durationS: config.warmupS });
   return bench.memory.phase(
     label,
     async () => {
+      const tracesBefore = await traces?.();
       bench.foreign.begin(ourPids(bench));
       const before = watch.map(([, ticks]) => ticks());
       const result = await runLoad(spec);
       const cpuTicks = new Map(watch.map(([name, ticks], i) => [name, ticks() - before[i]!]));
       bench.foreign.end();
+      const received = traces && tracesBefore ? tracesBetween(tracesBefore, await traces()) : undefined;
       log(
         `${label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms` +
-          (result.failed > 0 ? `, ${result.failed} failed (${JSON.stringify(result.statuses)})` : ''),
+          (result.failed > 0 ? `, ${result.failed} failed (${JSON.stringify(result.statuses)})` : '') +
+          (received ? `; OTLP receiver: ${describeTraces(received, result.ok)}` : ''),
       );
-      return { ...result, cpuTicks };
+      return { ...result, cpuTicks, traces: received };
     },
+  );
+}
+
+/** "41,230 spans (5.0 a request) in 83 exports, 3.9 MB". */
+function describeTraces(received: TracesReceived, requests: number): string {
+  return (
+    `${received.spans.toLocaleString('en-US')} spans (${(received.spans / Math.max(requests, 1)).toFixed(1)} a request) in ` +
+    `${received.requests.toLocaleString('en-US')} exports, ${mb(received.bytes).toFixed(1)} MB` +
+    (received.refused > 0 ? `, ${received.refused} unreadable` : '')
   );
 }
 
 async function measure(bench: Bench, label: string, spec: LoadSpec, watch: CpuWatch = []): Promise<LoadResult & { cpu?: string }> {
   return combineMeasured([await measureOnce(bench, label, spec, watch)]);
+}
+
+/** S6 or A3, inside a memory phase and a foreign-CPU window, with the CPU each delivery took. */
+async function measureDelivery(bench: Bench, label: string, work: () => Promise<DeliveryResult>, watch: CpuWatch, children?: Child[]) {
+  return bench.memory.phase(
+    label,
+    async () => {
+      bench.foreign.begin(ourPids(bench));
+      const before = watch.map(([, ticks]) => ticks());
+      const result = await work();
+      const cpuTicks = new Map(watch.map(([name, ticks], i) => [name, ticks() - before[i]!]));
+      bench.foreign.end();
+      const accepted = result.submitted ? `; accepted ${result.submitted.requestsPerSecond.toFixed(0)}/s, ${result.submitted.failed} failed` : '';
+      log(`${label}: ${result.delivered} delivered in ${result.seconds.toFixed(2)} s, ${result.rate.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${accepted}`);
+      return { ...result, cpu: cpuPerRequest({ ok: result.delivered, cpuTicks }) };
+    },
+    children,
+  );
 }
 
 function pushLoad(
@@ -169,7 +218,74 @@ function pushLoad(
   };
 }
 
+/** S1K: the same pushes, each with a new Idempotency-Key (never a replay): what keys cost. */
+function withNewIdempotencyKeys(spec: LoadSpec): LoadSpec {
+  const run = randomBytes(6).toString('hex');
+  let sent = 0;
+  return { ...spec, perRequest: () => ({ headers: { 'idempotency-key': `${run}-${(sent += 1)}` } }) };
+}
+
 const failures = (result: LoadResult) => (result.failed > 0 ? `${result.failed} failed answers` : undefined);
+
+function keyCostRow(keyed: LoadResult & { cpu?: string }, plain: LoadResult, suffix = ''): Row {
+  const throughput = keyed.requestsPerSecond / plain.requestsPerSecond;
+  return {
+    id: 'S1K',
+    scenario: `S1 with a new Idempotency-Key on every request${suffix}`,
+    rate: keyed.requestsPerSecond,
+    p50Ms: keyed.p50Ms,
+    p99Ms: keyed.p99Ms,
+    versus: `${throughput.toFixed(2)}× S1 req/s, ${(keyed.p99Ms / plain.p99Ms).toFixed(2)}× S1 p99`,
+    target: `≥ ${targets.keyedThroughputRatio}× S1 req/s`,
+    pass: throughput >= targets.keyedThroughputRatio && keyed.failed === 0,
+    note: failures(keyed),
+    cpu: keyed.cpu,
+  };
+}
+
+/** S1M/S2M: a scenario as it runs (metrics on, the default) against the same with METRICS_ENABLED=false. */
+function metricsCostRow(id: string, scenario: string, metered: LoadResult & { cpu?: string }, unmetered: LoadResult, base: string): Row {
+  const throughput = metered.requestsPerSecond / unmetered.requestsPerSecond;
+  return {
+    id,
+    scenario,
+    rate: unmetered.requestsPerSecond,
+    p50Ms: unmetered.p50Ms,
+    p99Ms: unmetered.p99Ms,
+    versus: `${base} (metrics on) at ${throughput.toFixed(2)}× this req/s, ${(metered.p99Ms / unmetered.p99Ms).toFixed(2)}× its p99`,
+    target: `${base} ≥ ${targets.metricsThroughputRatio}× req/s`,
+    pass: throughput >= targets.metricsThroughputRatio && unmetered.failed === 0 && metered.failed === 0,
+    note: failures(unmetered),
+  };
+}
+
+/**
+ * S1T/S2T: a scenario with its traces exported to the local OTLP receiver, against the same
+ * system without. A reading in which no span arrived (or one the receiver could not read) is
+ * not one: it fails, whatever its rate.
+ */
+function tracesCostRow(id: string, scenario: string, traced: LoadResult & { cpu?: string; traces?: TracesReceived }, untraced: LoadResult, base: string): Row {
+  const throughput = traced.requestsPerSecond / untraced.requestsPerSecond;
+  const received = traced.traces ?? { requests: 0, bytes: 0, spans: 0, refused: 0 };
+  const notReading =
+    received.spans === 0
+      ? 'no span reached the OTLP receiver: not a reading'
+      : received.refused > 0
+        ? `the OTLP receiver could not read ${received.refused} exports`
+        : undefined;
+  return {
+    id,
+    scenario,
+    rate: traced.requestsPerSecond,
+    p50Ms: traced.p50Ms,
+    p99Ms: traced.p99Ms,
+    versus: `${throughput.toFixed(2)}× ${base} req/s, ${(traced.p99Ms / untraced.p99Ms).toFixed(2)}× ${base} p99; received ${describeTraces(received, traced.ok)}`,
+    target: `≥ ${targets.tracesThroughputRatio}× ${base} req/s`,
+    pass: throughput >= targets.tracesThroughputRatio && traced.failed === 0 && untraced.failed === 0 && notReading === undefined,
+    note: notReading ?? failures(traced),
+    cpu: traced.cpu,
+  };
+}
 
 function ratioRow(id: string, scenario: string, result: LoadResult & { cpu?: string }, anchor: LoadResult, anchorId: string): Row {
   const throughput = result.requestsPerSecond / anchor.requestsPerSecond;
@@ -269,7 +385,6 @@ async function notifierScenario(bench: Bench, prefix: string, standIn: Child, no
               name: 'Inspection for Acme',
               description: 'Call ahead; gate code 4711',
               namespace: 'http://formcast.local/xforms/00000000-0000-4000-8000-000000000000',
-              outstandingCount: 1,
             };
             batch.push(bus.publish(createEnvelope(pushEvents.oneshotCreated, payload, { orgId })));
           }
@@ -294,6 +409,25 @@ async function notifierScenario(bench: Bench, prefix: string, standIn: Child, no
   } finally {
     await bus.close();
   }
+}
+
+/** Submissions made in each mode before S6 is measured: the code on their path runs optimised by then. */
+const s6WarmUp = 500;
+/** The devices whose submissions S6 makes, in turn. */
+const s6Devices = 50;
+
+/** S6's receiver (a helper of the bench, like the FCM stand-in) and an organization in each mode whose template delivers to it. */
+async function setUpDeliveries(bench: Bench, embedded: System, distributed: System) {
+  const child = startNode('webhook-receiver', join(benchDist, 'servers/webhook-receiver.js'), { BENCH_TAG_QUESTION: tagQuestion });
+  bench.infrastructure.push(child.pid);
+  const { uri } = await child.message<{ uri: string }>((m) => m?.ready);
+  const [inEmbedded, inDistributed] = await Promise.all([
+    setUpOrganization(embedded.origin, embedded.adminToken, 'Bench S6', s6Devices),
+    setUpOrganization(distributed.origin, distributed.adminToken, 'Bench S6 distributed', s6Devices),
+  ]);
+  await createWebhookDestination(embedded.origin, inEmbedded, uri);
+  await createWebhookDestination(distributed.origin, inDistributed, uri);
+  return { receiver: new ReceiverClient(child), uri, embedded: inEmbedded, distributed: inDistributed };
 }
 
 /** RabbitMQ's and Redis's processes, by name. */
@@ -364,6 +498,26 @@ async function main(): Promise<void> {
     const s5Notifier = await startStandInNotifier({ prefix: s5Prefix, redisPrefix: `${s5Prefix}:`, fcmPort });
     stops.push(() => s5Notifier.stop());
     bench.memory.add(a1, a2, consumer, ...embedded.processes, ...distributed.processes, s5Notifier.child);
+    // S1M/S2M: the same systems again with METRICS_ENABLED=false, measured beside S1/S2 (metrics on, the default).
+    const metricsOff = { env: { METRICS_ENABLED: 'false' }, suffix: ' (metrics off)' };
+    const unmetered = {
+      embedded: measures('S1M') ? await startEmbeddedSystem(metricsOff) : null,
+      distributed: measures('S2M') ? await startDistributedSystem({ prefix: `${runId}_unmetered`, redisPrefix: `${runId}:unmetered:`, ...metricsOff }) : null,
+    };
+    // S1T/S2T: the same systems again, exporting their traces (OTLP/HTTP, protobuf) to a local
+    // receiver, measured beside S1/S2 (no traces, the default).
+    const traceReceiver = measures('S1T') || measures('S2T') ? await TraceReceiver.start() : null;
+    if (traceReceiver) bench.infrastructure.push(traceReceiver.child.pid);
+    const tracesExported = (system: string) => ({ env: traceReceiver!.exportSettings(system), suffix: ' (traces exported)' });
+    const traced = {
+      embedded: measures('S1T') ? await startEmbeddedSystem(tracesExported('s1t')) : null,
+      distributed: measures('S2T') ? await startDistributedSystem({ prefix: `${runId}_traced`, redisPrefix: `${runId}:traced:`, ...tracesExported('s2t') }) : null,
+    };
+    for (const system of [unmetered.embedded, unmetered.distributed, traced.embedded, traced.distributed]) {
+      if (!system) continue;
+      stops.push(() => system.stop());
+      bench.memory.add(...system.processes);
+    }
 
     log(`setting up organizations (${config.devices} devices each for S1/S2)`);
     const [s1Org, s2Org, s3Org, s4Org, s4dOrg] = await Promise.all([
@@ -373,6 +527,15 @@ async function main(): Promise<void> {
       setUpOrganization(embedded.origin, embedded.adminToken, 'Bench S4', 1),
       setUpOrganization(distributed.origin, distributed.adminToken, 'Bench S4 distributed', 1),
     ]);
+    const [s1mOrg, s2mOrg] = await Promise.all([
+      unmetered.embedded && setUpOrganization(unmetered.embedded.origin, unmetered.embedded.adminToken, 'Bench S1M', config.devices),
+      unmetered.distributed && setUpOrganization(unmetered.distributed.origin, unmetered.distributed.adminToken, 'Bench S2M', config.devices),
+    ]);
+    const [s1tOrg, s2tOrg] = await Promise.all([
+      traced.embedded && setUpOrganization(traced.embedded.origin, traced.embedded.adminToken, 'Bench S1T', config.devices),
+      traced.distributed && setUpOrganization(traced.distributed.origin, traced.distributed.adminToken, 'Bench S2T', config.devices),
+    ]);
+    const s6 = measures('S6') ? await setUpDeliveries(bench, embedded, distributed) : null;
     const workbook = await benchWorkbook();
     const anchorOrg = { authorization: 'Basic YW5jaG9yOng=', formNamespace: s1Org.formNamespace, deviceIdentifiers: s1Org.deviceIdentifiers };
 
@@ -387,23 +550,69 @@ async function main(): Promise<void> {
     // In rounds (A1, S1, A2, S2, then again), each scenario's rounds taken as one
     // measurement: a slow spell of the machine then weighs on anchors and scenarios alike.
     const infra = infrastructureByName();
-    const rounds: Record<'A1' | 'S1' | 'A2' | 'S2', Measured[]> = { A1: [], S1: [], A2: [], S2: [] };
+    const rounds: Record<'A1' | 'S1' | 'S1K' | 'S1M' | 'S1T' | 'A2' | 'S2' | 'S2M' | 'S2T', Measured[]> = { A1: [], S1: [], S1K: [], S1M: [], S1T: [], A2: [], S2: [], S2M: [], S2T: [] };
+    const receiverCpu: Array<[string, number[]]> = traceReceiver ? [['OTLP receiver', [traceReceiver.child.pid]]] : [];
     const pushScenarios = (connections: number, label = '') => ({
       A1: () => measureOnce(bench, `A1${label}`, pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg, config.durationS, connections), cpuWatch([a1], [])),
       S1: () => measureOnce(bench, `S1${label}`, pushLoad(embedded.origin, s1Org, config.durationS, connections), cpuWatch(embedded.processes, [], embedded.processes)),
+      S1K: () =>
+        measureOnce(bench, `S1K${label}`, withNewIdempotencyKeys(pushLoad(embedded.origin, s1Org, config.durationS, connections)), cpuWatch(embedded.processes, [], embedded.processes)),
+      S1M: () => {
+        const system = unmetered.embedded!;
+        return measureOnce(bench, `S1 metrics off${label}`, pushLoad(system.origin, s1mOrg!, config.durationS, connections), cpuWatch(system.processes, [], system.processes));
+      },
+      S2M: () => {
+        const system = unmetered.distributed!;
+        return measureOnce(bench, `S2 metrics off${label}`, pushLoad(system.origin, s2mOrg!, config.durationS, connections), cpuWatch(system.processes, infra));
+      },
+      S1T: () => {
+        const system = traced.embedded!;
+        const watch = cpuWatch(system.processes, receiverCpu, system.processes);
+        return measureOnce(bench, `S1 traces exported${label}`, pushLoad(system.origin, s1tOrg!, config.durationS, connections), watch, () => traceReceiver!.received('s1t'));
+      },
+      S2T: () => {
+        const system = traced.distributed!;
+        const watch = cpuWatch(system.processes, [...infra, ...receiverCpu]);
+        return measureOnce(bench, `S2 traces exported${label}`, pushLoad(system.origin, s2tOrg!, config.durationS, connections), watch, () => traceReceiver!.received('s2t'));
+      },
       A2: () => measureOnce(bench, `A2${label}`, pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg, config.durationS, connections), cpuWatch([a2, consumer], infra)),
       S2: () => measureOnce(bench, `S2${label}`, pushLoad(distributed.origin, s2Org, config.durationS, connections), cpuWatch(distributed.processes, infra)),
     });
-    const pushIds = (['A1', 'S1', 'A2', 'S2'] as const).filter(measures);
+    const pushIds = (['A1', 'S1', 'S1K', 'S1M', 'S1T', 'A2', 'S2', 'S2M', 'S2T'] as const).filter(measures);
     const atConnections = pushScenarios(config.connections);
+    // S1M/S1T and S2M/S2T measure twins of S1 and S2 (metrics off; traces exported) right after
+    // them; each round the twins of one system take one another's places in turn (two: they
+    // swap every other round), so none always follows another.
+    const twinFamilies = [['S1', 'S1M', 'S1T'], ['S2', 'S2M', 'S2T']] as const;
+    const roundOrder = (round: number) => {
+      const order = [...pushIds];
+      for (const family of twinFamilies) {
+        const members = family.filter((id) => pushIds.includes(id));
+        const places = members.map((id) => pushIds.indexOf(id));
+        places.forEach((place, i) => (order[place] = members[(i + round - 1) % members.length]!));
+      }
+      return order;
+    };
     for (let round = 1; round <= config.rounds; round++) {
-      for (const id of pushIds) rounds[id].push(await atConnections[id]());
+      for (const id of roundOrder(round)) rounds[id].push(await atConnections[id]());
     }
     const result = (id: keyof typeof rounds) => combineMeasured(rounds[id]);
     if (measures('A1')) rows.push(anchorRow('A1', 'bare express, 202', result('A1')));
     if (measures('A2')) rows.push(anchorRow('A2', 'express + amqplib direct reply-to round trip', result('A2')));
     if (measures('S1')) rows.push(ratioRow('S1', `embedded: POST /clients/<device>/oneshots.json, ${config.devices} devices`, result('S1'), result('A1'), 'A1'));
+    if (measures('S1K')) rows.push(keyCostRow(result('S1K'), result('S1')));
     if (measures('S2')) rows.push(ratioRow('S2', `distributed: the same`, result('S2'), result('A2'), 'A2'));
+    if (measures('S1M')) rows.push(metricsCostRow('S1M', 'S1 with METRICS_ENABLED=false (S1 runs with metrics on)', result('S1'), result('S1M'), 'S1'));
+    if (measures('S2M')) rows.push(metricsCostRow('S2M', 'S2 with METRICS_ENABLED=false (S2 runs with metrics on)', result('S2'), result('S2M'), 'S2'));
+    if (measures('S1T')) rows.push(tracesCostRow('S1T', 'S1 with traces exported (OTLP/HTTP protobuf, to a local receiver)', result('S1T'), result('S1'), 'S1'));
+    if (measures('S2T')) rows.push(tracesCostRow('S2T', 'S2 with traces exported from every process (the same)', result('S2T'), result('S2'), 'S2'));
+    // S7 beside them: the same pushes, 1,000 in one bulk request.
+    if (measures('S7')) {
+      for (const [mode, origin, org, single] of [['embedded', embedded.origin, s1Org, 'S1'], ['distributed', distributed.origin, s2Org, 'S2']] as const) {
+        const singles = rounds[single].length > 0 ? { id: single, rate: result(single).requestsPerSecond } : undefined;
+        rows.push(bulkRow(mode, await bulkScenario(origin, org, config.bulkRequests), singles));
+      }
+    }
 
     // The same at saturation: one round each, the anchors beside their scenarios again.
     if (config.saturationConnections > 0) {
@@ -414,7 +623,12 @@ async function main(): Promise<void> {
       if (at.A1) rows.push(anchorRow('A1', `bare express, 202${suffix}`, at.A1));
       if (at.A2) rows.push(anchorRow('A2', `express + amqplib round trip${suffix}`, at.A2));
       if (at.S1 && at.A1) rows.push(ratioRow('S1', `embedded${suffix}`, at.S1, at.A1, 'A1'));
+      if (at.S1K && at.S1) rows.push(keyCostRow(at.S1K, at.S1, suffix));
       if (at.S2 && at.A2) rows.push(ratioRow('S2', `distributed${suffix}`, at.S2, at.A2, 'A2'));
+      if (at.S1M && at.S1) rows.push(metricsCostRow('S1M', `S1 with METRICS_ENABLED=false${suffix}`, at.S1, at.S1M, 'S1'));
+      if (at.S2M && at.S2) rows.push(metricsCostRow('S2M', `S2 with METRICS_ENABLED=false${suffix}`, at.S2, at.S2M, 'S2'));
+      if (at.S1T && at.S1) rows.push(tracesCostRow('S1T', `S1 with traces exported${suffix}`, at.S1T, at.S1, 'S1'));
+      if (at.S2T && at.S2) rows.push(tracesCostRow('S2T', `S2 with traces exported${suffix}`, at.S2T, at.S2, 'S2'));
     }
 
     // --- S3: the organization listing at 1,000 and 10,000 outstanding ---------------------
@@ -489,6 +703,54 @@ async function main(): Promise<void> {
       });
     }
 
+    // --- S6: submissions delivered to a local receiver, beside A3 -------------------------
+    if (s6) {
+      const count = config.submissions;
+      const submit = (system: System, org: BenchOrganization, tagPrefix: string, amount = count) => () =>
+        submitAndDeliver(system.origin, org, s6.receiver, { tagPrefix, count: amount, connections: config.connections });
+
+      // Warm-ups (JIT, and the anchor's body: what S6 delivered), then A3 and S6 in each mode.
+      await submit(embedded, s6.embedded, 'warm-e-', s6WarmUp)();
+      await submit(distributed, s6.distributed, 'warm-d-', s6WarmUp)();
+      const delivered = await s6.receiver.sample();
+      if (delivered === null) throw new Error('S6: nothing arrived at the receiver during the warm-up');
+      // The client's own code needs a few thousand posts to run at full speed.
+      await postBare(s6.uri, delivered, s6.receiver, { tagPrefix: 'warm-a3-', count, connections: deliveryConnections });
+      await s6.receiver.clear();
+
+      const receiverCpu: [string, number[]] = ['receiver', [s6.receiver.child.pid]];
+      const a3 = await measureDelivery(bench, 'A3', () => postBare(s6.uri, delivered, s6.receiver, { tagPrefix: 'a3-', count, connections: deliveryConnections }), cpuWatch([], [receiverCpu]), []);
+      const s6e = await measureDelivery(bench, 'S6 embedded', submit(embedded, s6.embedded, 's6e-'), cpuWatch(embedded.processes, [receiverCpu], embedded.processes));
+      const s6d = await measureDelivery(bench, 'S6 distributed', submit(distributed, s6.distributed, 's6d-'), cpuWatch(distributed.processes, [...infra, receiverCpu]));
+      rows.push({
+        id: 'A3',
+        scenario: `bare Node HTTP client (node:http, keep-alive, ${deliveryConnections} sockets) posting S6's delivered body to the same receiver`,
+        rate: a3.rate,
+        rateUnit: 'posts/s',
+        p50Ms: a3.p50Ms,
+        p99Ms: a3.p99Ms,
+        target: 'anchor',
+        cpu: a3.cpu,
+      });
+      for (const [label, result] of [['embedded', s6e], ['distributed', s6d]] as const) {
+        const ratio = result.rate / a3.rate;
+        const accepted = result.submitted!;
+        rows.push({
+          id: 'S6',
+          scenario: `${label}: POST /device/forms/<form>/submissions → JSON webhook → receiver, ${config.connections} connections, ${count.toLocaleString('en-US')} submissions (times: submit → arrived)`,
+          rate: result.rate,
+          rateUnit: 'delivered/s',
+          p50Ms: result.p50Ms,
+          p99Ms: result.p99Ms,
+          versus: `${ratio.toFixed(2)}× A3 rate, ${(result.p99Ms / a3.p99Ms).toFixed(1)}× A3 p99; API accepted ${accepted.requestsPerSecond.toFixed(0)}/s`,
+          target: `≥ ${targets.deliveryRatio}× A3 rate`,
+          pass: ratio >= targets.deliveryRatio && accepted.failed === 0 && result.delivered === accepted.ok,
+          note: accepted.failed > 0 ? `${accepted.failed} submissions failed (${JSON.stringify(accepted.statuses)})` : undefined,
+          cpu: result.cpu,
+        });
+      }
+    }
+
     // --- report ---------------------------------------------------------------------------
     const memory = bench.memory.report();
     const foreignShare = bench.foreign.share();
@@ -503,6 +765,16 @@ async function main(): Promise<void> {
     notes.push(
       'Distributed mode: each process is `services/<name>/dist/main.js` (`npm run start:<name>`) with AMQP_PREFIX and a Redis key prefix of the run\'s own. S5\'s notifier is notifier/dist/main.js\'s code with the FCM stand-in as its FCM (bench/src/servers/notifier-with-stand-in.ts), alone under a prefix of its own.',
     );
+    if (s6) {
+      context.push(
+        `S6: ${config.submissions.toLocaleString('en-US')} submissions in each mode after ${s6WarmUp} unmeasured, from ${config.connections} connections, by ${s6Devices} devices in turn, of a form with one JSON webhook destination; rate from the first submission sent to the last delivery arrived; p50/p99 from each submission's sending to its delivery's arrival at the receiver (a process of its own). A3: as many posts from ${deliveryConnections} sockets, timed the same way`,
+      );
+    }
+    if (measures('S1T') || measures('S2T')) {
+      context.push(
+        'S1T, S2T: twins of the S1/S2 systems with OTEL_EXPORTER_OTLP_ENDPOINT set (every process: BatchSpanProcessor defaults, http/protobuf), exporting to a local OTLP/HTTP receiver (bench/src/servers/otlp-receiver.ts, a process of its own that counts the spans in each export and answers 200); spans counted as they arrived during the measured seconds',
+      );
+    }
     if (config.only.size > 0) context.push(`only ${[...config.only].join(', ')} (BENCH_ONLY)`);
     const markdown = renderMarkdown({ rows, memory, context, notes });
     mkdirSync(resultsDir, { recursive: true });

@@ -5,7 +5,7 @@ import { connect } from 'amqplib';
 import Redis from 'ioredis';
 import { topologyFor } from '@formcast/bus';
 import { freePort, startNode, waitForHttp, type Child } from './children';
-import { benchDist, config, repoRoot, serviceEnvironment, serviceNodeFlags } from './config';
+import { benchDist, config, repoRoot } from './config';
 
 /** A running Formcast API under test: where it answers and which processes it is. */
 export interface System {
@@ -21,20 +21,31 @@ function dataDir(label: string): string {
   return mkdtempSync(join(tmpdir(), `formcast-bench-${label}-`));
 }
 
-/** A Formcast process as `npm start` and `npm run start:<service>` run it: their V8 flags and environment. */
+/** A Formcast process as `npm start` and `npm run start:<service>` run it: through bin/formcast-node. */
 function startFormcastProcess(name: string, script: string, env: Record<string, string>): Child {
-  return startNode(name, script, { ...serviceEnvironment, ...env }, serviceNodeFlags);
+  return startNode(name, script, env, { formcast: true });
+}
+
+/** S6's receiver is on 127.0.0.1. */
+const deliverySettings = { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' };
+
+/** A second system beside the first: its processes' names end in `suffix`, `env` adds settings (METRICS_ENABLED=false, …). */
+export interface SystemVariant {
+  suffix?: string;
+  env?: Record<string, string>;
 }
 
 /** `npm start`'s process: services/embedded/dist/main.js, in-process bus, SQLite. */
-export async function startEmbeddedSystem(): Promise<System> {
+export async function startEmbeddedSystem({ suffix = '', env = {} }: SystemVariant = {}): Promise<System> {
   const dir = dataDir('embedded');
   const port = await freePort();
-  const child = startFormcastProcess('embedded', join(repoRoot, 'services/embedded/dist/main.js'), {
+  const child = startFormcastProcess(`embedded${suffix}`, join(repoRoot, 'services/embedded/dist/main.js'), {
     PORT: String(port),
     DATA_DIR: dir,
     ADMIN_TOKEN: adminToken,
     LOG_LEVEL: config.logLevel,
+    ...deliverySettings,
+    ...env,
   });
   const origin = `http://127.0.0.1:${port}`;
   await waitForHttp(`${origin}/readyz`, child);
@@ -49,7 +60,7 @@ export async function startEmbeddedSystem(): Promise<System> {
   };
 }
 
-export const distributedServices = ['directory', 'resources', 'push', 'notifier'] as const;
+export const distributedServices = ['directory', 'resources', 'push', 'notifier', 'delivery'] as const;
 
 /** `redis://…?keyPrefix=…`: ioredis puts the prefix before every key (as the distributed test harness does). */
 function redisUrlWithKeyPrefix(keyPrefix: string): string {
@@ -64,9 +75,19 @@ function redisUrlWithKeyPrefix(keyPrefix: string): string {
  * AMQP_PREFIX `prefix`, SQLite per service, the notifier's badges in Redis under
  * `redisPrefix`. Ready when each service's /readyz (HEALTH_PORT) and the gateway's answer.
  */
-export async function startDistributedSystem(options: { prefix: string; redisPrefix: string }): Promise<System> {
+export async function startDistributedSystem(options: { prefix: string; redisPrefix: string } & SystemVariant): Promise<System> {
   const dirs: string[] = [];
-  const common = { AMQP_URL: config.amqpUrl, AMQP_PREFIX: options.prefix, ADMIN_TOKEN: adminToken, LOG_LEVEL: config.logLevel };
+  const suffix = options.suffix ?? '';
+  const common = {
+    AMQP_URL: config.amqpUrl,
+    AMQP_PREFIX: options.prefix,
+    ADMIN_TOKEN: adminToken,
+    LOG_LEVEL: config.logLevel,
+    // Each gateway's /metrics on a free port (two systems side by side would meet on the default).
+    METRICS_PORT: '0',
+    ...deliverySettings,
+    ...options.env,
+  };
   const processes: Child[] = [];
   const stopEverything = async () => {
     for (const child of processes) await child.stop();
@@ -80,7 +101,7 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
         const dir = dataDir(name);
         dirs.push(dir);
         const healthPort = await freePort();
-        const child = startFormcastProcess(`distributed-${name}`, join(repoRoot, `services/${name}/dist/main.js`), {
+        const child = startFormcastProcess(`distributed-${name}${suffix}`, join(repoRoot, `services/${name}/dist/main.js`), {
           ...common,
           DATA_DIR: dir,
           HEALTH_PORT: String(healthPort),
@@ -93,7 +114,7 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
     const gatewayDir = dataDir('gateway');
     dirs.push(gatewayDir);
     const port = await freePort();
-    const gateway = startFormcastProcess('distributed-gateway', join(repoRoot, 'services/gateway/dist/main.js'), {
+    const gateway = startFormcastProcess(`distributed-gateway${suffix}`, join(repoRoot, 'services/gateway/dist/main.js'), {
       ...common,
       DATA_DIR: gatewayDir,
       PORT: String(port),
@@ -101,7 +122,7 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
     processes.unshift(gateway); // stopped first
     const origin = `http://127.0.0.1:${port}`;
     await waitForHttp(`${origin}/readyz`, gateway);
-    const ordered = [gateway, ...distributedServices.map((name) => processes.find((c) => c.name === `distributed-${name}`)!)];
+    const ordered = [gateway, ...distributedServices.map((name) => processes.find((c) => c.name === `distributed-${name}${suffix}`)!)];
     return { origin, adminToken, processes: ordered, stop: stopEverything };
   } catch (error) {
     await stopEverything();

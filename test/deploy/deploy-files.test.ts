@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { parseSettings, settingsSchema } from '@formcast/platform';
-import { serviceEnvironment, serviceNodeFlags } from '../../bench/src/config';
 
 /**
  * Offline checks of what deploys Formcast (no Docker engine or cluster runs here): the
@@ -25,26 +24,75 @@ const withMongoStore = services.filter((name) => readdirSync(join(root, 'service
 const knownSettings = new Set(Object.keys(settingsSchema.shape));
 const mainOf = (name: string) => `services/${name}/dist/main.js`;
 
+const kubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
+if (!kubectl) console.warn('k8s/: `kubectl kustomize` checks skipped: no kubectl on PATH');
+
+/** Addresses no policy opens to the internet rules: private, CGNAT, loopback and link-local (cloud metadata). */
+const privateIpv4 = ['10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.168.0.0/16'];
+const privateIpv6 = ['::1/128', 'fc00::/7', 'fe80::/10'];
+
 it('finds every process the deploy files must run', () => {
-  expect(processes).toEqual(['directory', 'gateway', 'notifier', 'push', 'resources']);
-  expect(withMongoStore).toEqual(['directory', 'push', 'resources']);
+  expect(processes).toEqual(['delivery', 'directory', 'gateway', 'notifier', 'push', 'resources']);
+  expect(withMongoStore).toEqual(['delivery', 'directory', 'push', 'resources']);
 });
 
-/** The V8 flags every process runs with (README, Performance); the bench's copy must agree. */
-const nodeFlags = serviceNodeFlags.join(' ');
-/** The environment every process starts with beside its settings (README, Performance), as the bench gives it. */
-const environment = Object.entries(serviceEnvironment).map(([name, value]) => `${name}=${value}`);
-const environmentPrefix = environment.map((assignment) => `${assignment} `).join('');
+/** Every process starts through this launcher: the one place of its Node flags and environment (README, Performance). */
+const launcher = 'bin/formcast-node';
+/** How the image, compose and Kubernetes run a process (absolute: the image's WORKDIR is /app). */
+const imageCommand = (name: string) => [`/app/${launcher}`, '--enable-source-maps', mainOf(name)];
+
+describe('bin/formcast-node', () => {
+  it('runs node with the flags and environment every process needs, passing its arguments on', () => {
+    const probe = spawnSync(join(root, launcher), ['-e', 'console.log(JSON.stringify([process.execArgv, process.env.MALLOC_MMAP_THRESHOLD_, process.argv.slice(1)]))', 'an argument'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH },
+    });
+    expect(probe.status).toBe(0);
+    const [execArgv, threshold, argv] = JSON.parse(probe.stdout) as [string[], string, string[]];
+    expect(execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=4']));
+    expect(threshold).toBe('131072');
+    expect(argv).toEqual(['an argument']);
+  });
+});
+
+const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+const scriptOf = (name: string) => scripts[name] ?? '';
+
+/** The release: the version every workspace carries, and the Formcast image's tag (`formcast:<release>`). */
+const workspaceVersions = ['packages', 'services'].flatMap((dir) =>
+  readdirSync(join(root, dir))
+    .filter((name) => existsSync(join(root, dir, name, 'package.json')))
+    .map((name) => (JSON.parse(read(`${dir}/${name}/package.json`)) as { version?: string }).version),
+);
+const release = workspaceVersions[0] ?? '';
+
+it('gives every workspace the one release version', () => {
+  expect(new Set(workspaceVersions)).toEqual(new Set([release]));
+});
 
 describe('root package.json', () => {
-  const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
 
-  it.each(processes)('has start:%s, running that process from dist/', (name) => {
-    expect(scripts[`start:${name}`]).toBe(`${environmentPrefix}node ${nodeFlags} ${mainOf(name)}`);
+  it.each(processes)('has start:%s, running that process from dist/ through the launcher', (name) => {
+    expect(scripts[`start:${name}`]).toBe(`${launcher} ${mainOf(name)}`);
   });
 
-  it('starts embedded mode with the same flags and environment', () => {
-    expect(scripts['start']).toBe(`npm run build && ${environmentPrefix}node ${nodeFlags} services/embedded/dist/main.js`);
+  it('starts embedded mode through the launcher too', () => {
+    expect(scripts['start']).toBe(`npm run build && ${launcher} services/embedded/dist/main.js`);
+  });
+
+  it('spells no Node flag or allocator setting outside the launcher', () => {
+    expect(Object.values(scripts).join('\n')).not.toMatch(/MALLOC_|--max-semi-space-size|NODE_OPTIONS/);
+  });
+});
+
+describe('the bench', () => {
+  it('starts every Formcast process through the launcher, and spells no flag of its own', () => {
+    const systems = read('bench/src/systems.ts');
+    expect(systems).toMatch(/startNode\(name, script, env, \{ formcast: true \}\)/);
+    expect(read('bench/src/children.ts')).toContain(`'${launcher}'`);
+    for (const file of readdirSync(join(root, 'bench/src'))) {
+      if (file.endsWith('.ts')) expect(read(`bench/src/${file}`)).not.toMatch(/MALLOC_MMAP|--max-semi-space-size/);
+    }
   });
 });
 
@@ -76,7 +124,7 @@ describe('Dockerfile', () => {
   it('installs build tools and dev dependencies only in the build stage', () => {
     const build = stages[0]!.lines.join('\n');
     expect(build).toMatch(/apt-get install[^\n]*\bg\+\+/);
-    expect(build).toMatch(/npx tsc -b/);
+    expect(build).toMatch(/RUN npm run build/); // tsc -b and the console, as npm start builds
     expect(build).toMatch(/npm prune --omit=dev/);
     const runtime = finalStage.lines.join('\n');
     expect(runtime).not.toMatch(/apt-get|npm (install|ci)|\bg\+\+|python3/);
@@ -96,17 +144,13 @@ describe('Dockerfile', () => {
     expect(user).toBeDefined();
     const [uid] = user!.slice(5).trim().split(':');
     expect(uid).toMatch(/^[1-9]\d*$/); // numeric, so runAsNonRoot can verify it
-    expect(finalStage.lines.find((l) => l.startsWith('CMD '))).toContain('exec node --enable-source-maps \\"services/${SERVICE}/dist/main.js\\"');
+    expect(finalStage.lines.find((l) => l.startsWith('CMD '))).toContain('exec /app/bin/formcast-node --enable-source-maps \\"services/${SERVICE}/dist/main.js\\"');
   });
 
-  it('runs every process with the V8 flags of `npm start` (NODE_OPTIONS)', () => {
-    const env = finalStage.lines.filter((l) => l.startsWith('ENV ')).join(' ');
-    expect(/\bNODE_OPTIONS=(\S+)/.exec(env)?.[1]).toBe(nodeFlags);
-  });
-
-  it('runs every process with the environment of `npm start`', () => {
-    const env = finalStage.lines.filter((l) => l.startsWith('ENV ')).join(' ').split(/\s+/);
-    expect(env).toEqual(expect.arrayContaining(environment));
+  it('ships the launcher, and sets no Node flag or allocator setting of its own', () => {
+    expect(stages[0]!.lines).toContain('COPY bin bin');
+    expect(stages[0]!.lines.join('\n')).toMatch(/cp -a package\.json node_modules bin \/out\//);
+    expect(finalStage.lines.join('\n')).not.toMatch(/NODE_OPTIONS|MALLOC_|--max-semi-space-size/);
   });
 
   it('leaves installed and built output out of the context (.dockerignore)', () => {
@@ -159,7 +203,7 @@ describe('docker-compose.yml', () => {
     const service = composeServices[name]!;
     expect(service).toBeDefined();
     expect(service.image).toBe(composeServices.gateway!.image);
-    expect(service.command).toEqual(['node', '--enable-source-maps', mainOf(name)]);
+    expect(service.command).toEqual(imageCommand(name));
 
     const env = Object.fromEntries(Object.entries(service.environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
     const unknown = Object.keys(env).filter((key) => !knownSettings.has(key));
@@ -285,6 +329,38 @@ const kustomizationSchema = z.object({
   images: z.array(z.object({ name: z.string(), newName: z.string().optional(), newTag: z.string().optional() })),
 });
 
+const networkPeerSchema = z.object({ ipBlock: z.object({ cidr: z.string(), except: z.array(z.string()).optional() }).optional() }).strict();
+const networkPortsSchema = z.array(z.object({ port: z.union([z.string(), z.number()]), protocol: z.enum(['TCP', 'UDP', 'SCTP']).optional() }).strict());
+const networkPolicySchema = z.object({
+  apiVersion: z.literal('networking.k8s.io/v1'),
+  kind: z.literal('NetworkPolicy'),
+  metadata: z.object({ name: z.string() }),
+  spec: z.object({
+    podSelector: z.object({ matchLabels: labelsSchema }),
+    policyTypes: z.array(z.enum(['Ingress', 'Egress'])),
+    ingress: z.array(z.object({ from: z.array(networkPeerSchema).optional(), ports: networkPortsSchema.optional() }).strict()).optional(),
+    egress: z.array(z.object({ to: z.array(networkPeerSchema).optional(), ports: networkPortsSchema.optional() }).strict()).optional(),
+  }).strict(),
+});
+const devDeploymentSchema = deploymentSchema.extend({
+  spec: deploymentSchema.shape.spec.extend({
+    strategy: z.object({ type: z.string() }),
+    template: z.object({
+      metadata: z.object({ labels: labelsSchema }),
+      spec: deploymentSchema.shape.spec.shape.template.shape.spec.extend({
+        securityContext: z.object({ runAsNonRoot: z.literal(true), runAsUser: z.number().int().positive(), runAsGroup: z.number().int().positive(), fsGroup: z.number().int().positive() }),
+        containers: z.array(
+          containerSchema.extend({
+            envFrom: z.array(z.object({ configMapRef: z.object({ name: z.string() }).optional(), secretRef: z.object({ name: z.string(), optional: z.boolean().optional() }).optional() })),
+            volumeMounts: z.array(z.object({ name: z.string(), mountPath: z.string() })),
+          }),
+        ).length(1),
+        volumes: z.array(z.object({ name: z.string(), persistentVolumeClaim: z.object({ claimName: z.string() }).optional() })),
+      }),
+    }),
+  }),
+});
+
 type Manifest = { apiVersion?: string; kind?: string; metadata?: { name?: string } };
 
 describe('k8s/', () => {
@@ -307,11 +383,10 @@ describe('k8s/', () => {
   const hpas = ofKind('HorizontalPodAutoscaler', hpaSchema);
   const pdbs = ofKind('PodDisruptionBudget', pdbSchema);
   const [configMap] = ofKind('ConfigMap', configMapSchema);
-  const [secret] = ofKind('Secret', secretSchema);
-  const env = { ...configMap!.data, ...secret!.stringData };
+  // Not applied: the deploy supplies the Secret; the example shows its name and keys.
+  const secret = secretSchema.parse(YAML.parse(read('k8s/examples/secrets.example.yaml')));
+  const env = { ...configMap!.data, ...secret.stringData };
   const settings = parseSettings(env);
-  const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
-    Object.entries(selector).every(([key, value]) => labels[key] === value);
 
   it('lists every manifest in kustomization.yaml, each with apiVersion, kind and name', () => {
     expect([...kustomization.resources, 'kustomization.yaml'].sort()).toEqual(files);
@@ -322,9 +397,15 @@ describe('k8s/', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('applies no Secret: the deploy supplies formcast-secrets, whose example is outside the applied set', () => {
+    expect(manifests.filter((m) => m.kind === 'Secret')).toEqual([]);
+    expect(kustomization.resources.filter((file) => file.includes('example'))).toEqual([]);
+    expect(secret.metadata.name).toBe('formcast-secrets');
+  });
+
   it('keeps settings in a ConfigMap and secrets in a Secret, every key a setting the processes accept', () => {
     expect(Object.keys(env).filter((key) => !knownSettings.has(key))).toEqual([]);
-    expect(Object.keys(secret!.stringData).sort()).toEqual(['ADMIN_TOKEN', 'AMQP_URL', 'FCM_SERVICE_ACCOUNT', 'MONGO_URL', 'REDIS_URL']);
+    expect(Object.keys(secret.stringData).sort()).toEqual(['ADMIN_TOKEN', 'AMQP_URL', 'FCM_SERVICE_ACCOUNT', 'MONGO_URL', 'REDIS_URL']);
     expect(Object.keys(configMap!.data)).not.toEqual(expect.arrayContaining(['ADMIN_TOKEN']));
     expect(settings.AMQP_URL).toContain('heartbeat=');
   });
@@ -336,9 +417,9 @@ describe('k8s/', () => {
     expect(matches(spec.selector.matchLabels, spec.template.metadata.labels)).toBe(true);
     const pod = spec.template.spec;
     const container = pod.containers[0]!;
-    expect(container.command).toEqual(['node', '--enable-source-maps', mainOf(name)]);
+    expect(container.command).toEqual(imageCommand(name));
     expect(kustomization.images.map((i) => i.name)).toContain(container.image);
-    expect(container.envFrom.map((e) => e.configMapRef?.name ?? e.secretRef?.name).sort()).toEqual([configMap!.metadata.name, secret!.metadata.name].sort());
+    expect(container.envFrom.map((e) => e.configMapRef?.name ?? e.secretRef?.name).sort()).toEqual([configMap!.metadata.name, secret.metadata.name].sort());
     expect(pod.securityContext.runAsUser ?? 1000).not.toBe(0);
 
     // Probes on the port the process answers on: the gateway's HTTP port, else HEALTH_PORT.
@@ -373,8 +454,8 @@ describe('k8s/', () => {
     expect(pdb.spec.minAvailable ?? 0).toBeLessThan(fewestReplicas);
   });
 
-  it('scales gateway and push with HorizontalPodAutoscalers on Deployments that exist and leave replicas to them', () => {
-    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['gateway', 'push']);
+  it('scales gateway, push and delivery with HorizontalPodAutoscalers on Deployments that exist and leave replicas to them', () => {
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['delivery', 'gateway', 'push']);
     for (const hpa of hpas) {
       const target = deployments.find((d) => d.metadata.name === hpa.spec.scaleTargetRef.name);
       expect(target).toBeDefined();
@@ -384,17 +465,211 @@ describe('k8s/', () => {
     expect(deployments.map((d) => d.metadata.name).sort()).toEqual(processes);
   });
 
-  const kubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
-  if (!kubectl) console.warn('k8s/: `kubectl kustomize` check skipped: no kubectl on PATH');
-  (kubectl ? it : it.skip)('builds with kustomize (kubectl kustomize k8s), every resource in the namespace', () => {
-    const result = spawnSync('kubectl', ['kustomize', join(root, 'k8s')], { encoding: 'utf8' });
-    expect(result.stderr).toBe('');
-    expect(result.status).toBe(0);
-    const built = YAML.parseAllDocuments(result.stdout).map((doc) => doc.toJS() as Manifest & { metadata: { namespace?: string } });
+  (kubectl ? it : it.skip)('builds with kustomize (kubectl kustomize k8s), every resource in the namespace, no Secret, the release image', () => {
+    const built = kustomizeBuild('k8s');
     expect(built.length).toBe(manifests.length);
     expect(built.filter((m) => m.kind !== 'Namespace').every((m) => m.metadata.namespace === 'formcast')).toBe(true);
+    expect(built.filter((m) => m.kind === 'Secret')).toEqual([]);
+    expect(built.filter((m) => m.kind === 'NetworkPolicy').length).toBe(processes.length + 1);
+    expect(new Set(imagesOf(built))).toEqual(new Set([`formcast:${release}`]));
+  });
+
+  describe('NetworkPolicy', () => {
+    const policies = ofKind('NetworkPolicy', networkPolicySchema);
+    const podLabels = (name: string) => deployments.find((d) => d.metadata.name === name)!.spec.template.metadata.labels;
+    const selecting = (name: string) => policies.filter((p) => matches(p.spec.podSelector.matchLabels, podLabels(name)));
+
+    it('isolates every Formcast pod both ways by default', () => {
+      const defaultDeny = policies.filter((p) => p.spec.ingress === undefined && p.spec.egress === undefined);
+      expect(defaultDeny.length).toBe(1);
+      expect(defaultDeny[0]!.spec.podSelector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'formcast' });
+      expect([...defaultDeny[0]!.spec.policyTypes].sort()).toEqual(['Egress', 'Ingress']);
+      for (const name of processes) expect(selecting(name)).toContain(defaultDeny[0]);
+    });
+
+    it('opens each process by a policy of its own, selecting its pods only', () => {
+      const own = policies.filter((p) => p.spec.ingress !== undefined || p.spec.egress !== undefined);
+      for (const policy of own) {
+        const selected = deployments.filter((d) => matches(policy.spec.podSelector.matchLabels, d.spec.template.metadata.labels));
+        expect(selected.map((d) => d.metadata.name)).toHaveLength(1);
+        expect([...policy.spec.policyTypes].sort()).toEqual(['Egress', 'Ingress']);
+      }
+      expect(own.map((p) => deployments.find((d) => matches(p.spec.podSelector.matchLabels, d.spec.template.metadata.labels))!.metadata.name).sort()).toEqual(processes);
+    });
+
+    it.each(processes)('lets only the gateway take connections: %s', (name) => {
+      const ingress = selecting(name).flatMap((p) => p.spec.ingress ?? []);
+      if (name !== 'gateway') {
+        expect(ingress).toEqual([]);
+        return;
+      }
+      // From anywhere (the Ingress or load balancer), on the container's HTTP port only.
+      expect(ingress).toEqual([{ ports: [{ port: 'http', protocol: 'TCP' }] }]);
+      const container = deployments.find((d) => d.metadata.name === 'gateway')!.spec.template.spec.containers[0]!;
+      expect(container.ports.map((p) => p.name)).toContain('http');
+    });
+
+    const dnsAndBroker = ['53/TCP', '53/UDP', '5671/TCP', '5672/TCP'];
+    const expectedEgress: Record<string, { anywhere: string[]; publicOnly: string[] }> = {
+      gateway: { anywhere: dnsAndBroker, publicOnly: [] },
+      directory: { anywhere: [...dnsAndBroker, '27017/TCP'], publicOnly: [] },
+      resources: { anywhere: [...dnsAndBroker, '27017/TCP'], publicOnly: [] },
+      push: { anywhere: [...dnsAndBroker, '27017/TCP'], publicOnly: [] },
+      // FCM: Google's APIs over HTTPS.
+      notifier: { anywhere: [...dnsAndBroker, '6379/TCP'], publicOnly: ['443/TCP'] },
+      // Webhooks: receivers on any port.
+      delivery: { anywhere: [...dnsAndBroker, '27017/TCP'], publicOnly: ['any'] },
+    };
+
+    it.each(processes)('lets %s reach DNS and its own backing services (RabbitMQ, MongoDB, Redis), the internet only where it must', (name) => {
+      const egress = selecting(name).flatMap((p) => p.spec.egress ?? []);
+      const portsOf = (rule: (typeof egress)[number]) => (rule.ports ?? []).length === 0 ? ['any'] : rule.ports!.map((p) => `${p.port}/${p.protocol ?? 'TCP'}`);
+      const anywhere = egress.filter((rule) => rule.to === undefined).flatMap(portsOf).sort();
+      const publicOnly = egress.filter((rule) => rule.to !== undefined).flatMap((rule) => {
+        // Every destination is the whole internet less private, loopback, link-local (metadata) and CGNAT ranges.
+        for (const peer of rule.to!) {
+          expect(peer.ipBlock).toBeDefined();
+          const { cidr, except = [] } = peer.ipBlock!;
+          expect(['0.0.0.0/0', '::/0']).toContain(cidr);
+          expect(except).toEqual(expect.arrayContaining(cidr === '0.0.0.0/0' ? privateIpv4 : privateIpv6));
+        }
+        expect(rule.to!.map((peer) => peer.ipBlock!.cidr).sort()).toEqual(['0.0.0.0/0', '::/0']);
+        return portsOf(rule);
+      }).sort();
+      expect({ anywhere, publicOnly }).toEqual({ anywhere: [...expectedEgress[name]!.anywhere].sort(), publicOnly: expectedEgress[name]!.publicOnly });
+    });
   });
 });
+
+// --- k8s/overlays/dev ---------------------------------------------------------------------
+
+describe('k8s/overlays/dev', () => {
+  const dir = 'k8s/overlays/dev';
+  const kustomization = kustomizationSchema.extend({ namespace: z.string() }).parse(YAML.parse(read(`${dir}/kustomization.yaml`)));
+  const manifests = kustomization.resources.flatMap((file) => YAML.parseAllDocuments(read(`${dir}/${file}`)).map((doc) => doc.toJS() as Manifest & Record<string, any>));
+  const ofKind = (kind: string) => manifests.filter((m) => m.kind === kind);
+  const deployments = ofKind('Deployment').map((m) => devDeploymentSchema.parse(m));
+  const [configMap] = ofKind('ConfigMap').map((m) => configMapSchema.parse(m));
+  const settings = parseSettings(configMap!.data);
+
+  it('runs the embedded process (npm start) as one Deployment of one replica, replaced by stopping the old first', () => {
+    expect(deployments).toHaveLength(1);
+    const { spec } = deployments[0]!;
+    expect(spec.replicas).toBe(1);
+    expect(spec.strategy.type).toBe('Recreate');
+    expect(spec.template.spec.containers).toHaveLength(1);
+    const container = spec.template.spec.containers[0]!;
+    expect(container.command).toEqual([`/app/${launcher}`, '--enable-source-maps', 'services/embedded/dist/main.js']);
+    expect(scriptOf('start')).toContain('services/embedded/dist/main.js');
+    expect(container.image).toBe('formcast');
+    expect(kustomization.images).toEqual([{ name: 'formcast', newName: 'formcast', newTag: release }]);
+    expect(Object.keys(configMap!.data).filter((key) => !knownSettings.has(key))).toEqual([]);
+    // Embedded defaults: in-process bus, SQLite, badges in SQLite.
+    expect([settings.AMQP_URL, settings.MONGO_URL, settings.REDIS_URL]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('keeps DATA_DIR on a PersistentVolumeClaim the process can write as its non-root user', () => {
+    const pod = deployments[0]!.spec.template.spec;
+    const [claim] = ofKind('PersistentVolumeClaim');
+    expect(claim).toBeDefined();
+    const volume = pod.volumes.find((v) => v.persistentVolumeClaim?.claimName === claim!.metadata!.name);
+    expect(volume).toBeDefined();
+    const mount = pod.containers[0]!.volumeMounts.find((m) => m.name === volume!.name);
+    expect(mount).toBeDefined();
+    expect(`${settings.DATA_DIR}/`.startsWith(`${mount!.mountPath}/`)).toBe(true);
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsGroup);
+    expect(claim!.spec.accessModes).toEqual(['ReadWriteOnce']);
+  });
+
+  it('needs no Secret (the admin token is generated into DATA_DIR), takes one if it exists, probes and stops like the rest', () => {
+    expect(ofKind('Secret')).toEqual([]);
+    const pod = deployments[0]!.spec.template.spec;
+    const container = pod.containers[0]!;
+    expect(container.envFrom).toEqual(expect.arrayContaining([{ configMapRef: { name: configMap!.metadata.name } }, { secretRef: { name: 'formcast-secrets', optional: true } }]));
+    expect(container.ports).toEqual([{ name: 'http', containerPort: settings.PORT }]);
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+    expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(settings.SHUTDOWN_GRACE_MS);
+    const [service] = ofKind('Service').map((m) => serviceSchema.parse(m));
+    expect(matches(service!.spec.selector, deployments[0]!.spec.template.metadata.labels)).toBe(true);
+    expect(service!.spec.ports[0]!.targetPort).toBe('http');
+  });
+
+  (kubectl ? it : it.skip)('builds with kustomize (kubectl kustomize k8s/overlays/dev) into its own namespace', () => {
+    const built = kustomizeBuild(dir);
+    expect(built.map((m) => m.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'Namespace', 'PersistentVolumeClaim', 'Service']);
+    expect(built.filter((m) => m.kind !== 'Namespace').every((m) => m.metadata.namespace === kustomization.namespace)).toBe(true);
+    expect(kustomization.namespace).not.toBe('formcast');
+    expect(imagesOf(built)).toEqual([`formcast:${release}`]);
+  });
+});
+
+// --- the release and base images ------------------------------------------------------------
+
+describe('images', () => {
+  const baseKustomization = kustomizationSchema.parse(YAML.parse(read('k8s/kustomization.yaml')));
+  const compose = YAML.parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, { image: string; build?: unknown }> };
+  const dockerfile = read('Dockerfile');
+  /** Images Formcast runs on or beside: the Dockerfile's base and compose's RabbitMQ, MongoDB and Redis. */
+  const baseImages = [
+    /^ARG NODE_IMAGE=(\S+)$/m.exec(dockerfile)![1]!,
+    ...[...dockerfile.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]!).filter((image) => image !== '${NODE_IMAGE}'),
+    ...Object.values(compose.services).filter((service) => service.build === undefined).map((service) => service.image),
+  ];
+
+  it('tags the Formcast image with the release, the one version of every workspace, in k8s/ and compose', () => {
+    expect(release).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(baseKustomization.images).toEqual([{ name: 'formcast', newName: 'formcast', newTag: release }]);
+    const built = Object.values(compose.services).filter((service) => service.build !== undefined);
+    expect(new Set(built.map((service) => interpolate(service.image)))).toEqual(new Set([`formcast:${release}`]));
+  });
+
+  it('names every base image by a tag that is not `latest`, a digest well-formed where one is given', () => {
+    expect(baseImages.map((image) => image.split(/[:@]/)[0]).sort()).toEqual(['mongo', 'node', 'rabbitmq', 'redis']);
+    for (const image of baseImages) {
+      const reference = /^([a-z0-9._/-]+):([A-Za-z0-9._-]+)(@sha256:[0-9a-f]{64})?$/.exec(image);
+      expect({ image, pinned: reference !== null }).toEqual({ image, pinned: true });
+      expect(reference![2]).not.toBe('latest');
+    }
+  });
+
+  // No registry is reachable where this was written: the digests are to be read on a machine
+  // that reaches it (`docker buildx imagetools inspect <image>`), then the test above keeps them well-formed.
+  it.todo('pins every base image by digest (name:tag@sha256:…) in the Dockerfile and compose');
+});
+
+// --- comments ------------------------------------------------------------------------------
+
+it('says nowhere in the deploy files that a file crosses the bus as Base64 (it is an attachment)', () => {
+  const files = ['docker-compose.yml', 'Dockerfile', ...listFiles('k8s')];
+  const stale = files.filter((file) => /base64/i.test(read(file)));
+  expect(stale).toEqual([]);
+});
+
+/** Whether a selector's labels are all among `labels`. */
+function matches(selector: Record<string, string>, labels: Record<string, string>): boolean {
+  return Object.entries(selector).every(([key, value]) => labels[key] === value);
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(`${dir}/${entry.name}`) : [`${dir}/${entry.name}`],
+  );
+}
+
+/** `kubectl kustomize <dir>` (offline), its documents parsed. */
+function kustomizeBuild(dir: string): Array<Manifest & { metadata: { namespace?: string } } & Record<string, any>> {
+  const result = spawnSync('kubectl', ['kustomize', join(root, dir)], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return YAML.parseAllDocuments(result.stdout).map((doc) => doc.toJS());
+}
+
+/** Every container image of the Deployments in `manifests`. */
+function imagesOf(manifests: Array<Record<string, any>>): string[] {
+  return manifests.filter((m) => m.kind === 'Deployment').flatMap((m) => (m.spec.template.spec.containers as Array<{ image: string }>).map((c) => c.image));
+}
 
 function cpuMillis(value: string | number): number {
   const text = String(value);

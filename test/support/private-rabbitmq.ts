@@ -71,7 +71,7 @@ export class PrivateRabbitmq {
   destroy(): void {
     if (!stopOnExit.delete(this)) return;
     spawnSync('rabbitmqctl', ['-q', '-n', this.node, 'stop'], { env: this.env, stdio: 'ignore', timeout: 30_000 });
-    rmSync(this.dir, { recursive: true, force: true });
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 
   private async bootNode(): Promise<void> {

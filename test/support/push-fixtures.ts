@@ -43,10 +43,16 @@ export const inspectionForm = {
 export const tinyJpegBase64 = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0xff, 0xd9]).toString('base64');
 export const tinyPngBase64 = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('base64');
 
-export async function createTemplate(api: ApiClient, org: TestOrganization, definition: object = inspectionForm) {
+export interface TestTemplate {
+  id: number;
+  namespace: string;
+  name: string;
+}
+
+export async function createTemplate(api: ApiClient, org: TestOrganization, definition: object = inspectionForm): Promise<TestTemplate> {
   const res = await api.post(`/organizations/${org.orgId}/forms`, { token: org.token, json: definition });
   if (res.status !== 201) throw new Error(`creating a template answered ${res.status}: ${res.text}`);
-  return res.json() as { id: number; namespace: string; name: string };
+  return res.json();
 }
 
 export async function pushJson(api: ApiClient, org: TestOrganization, device: string | number, body: object) {

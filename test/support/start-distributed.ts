@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { AmqpBus, type Bus } from '@formcast/bus';
+import { startDeliveryService } from '@formcast/delivery';
 import { startDirectoryService } from '@formcast/directory';
 import { serviceStarters } from '@formcast/embedded';
 import { startNotifierService } from '@formcast/notifier';
@@ -34,6 +35,7 @@ const processOfStarter = new Map<ServiceStarter<Bus>, string>([
   [startResourcesService, 'resources'],
   [startPushService, 'push'],
   [startNotifierService, 'notifier'],
+  [startDeliveryService, 'delivery'],
 ]);
 
 if (serviceStarters.some((start) => !processOfStarter.has(start))) {
@@ -217,6 +219,8 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     DATA_DIR: join(root, name),
     PORT: '0',
     HEALTH_PORT: '0',
+    // The gateway's /metrics port: a free one, unless the suite names one (suites run side by side).
+    METRICS_PORT: suiteEnv.METRICS_PORT ?? '0',
     ADMIN_TOKEN: options.adminToken,
     LOG_LEVEL: level,
     SHUTDOWN_GRACE_MS: String(graceMs),
@@ -239,7 +243,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     await Promise.all([...processes.values()].map((p) => p.signal('SIGTERM')));
     await deleteTestTopology(amqpUrl, prefix, [...options.services, 'gateway', ...peers.map((p) => p.service.name)]);
     await deleteRedisKeys(suiteEnv.REDIS_URL ?? defaultRedisUrl, redisKeyPrefix);
-    rmSync(root, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     const failed = [...processes.values()].filter((p) => p.failure !== null);
     if (failed.length > 0) throw new Error(failed.map((p) => `${p.failure}; its last output:\n${p.output()}`).join('\n\n'));
   };
@@ -343,7 +347,7 @@ export function ensureBuilt(): void {
     const result = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: repoRoot, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`The distributed tests need a build; \`tsc -b\` failed:\n${result.stdout}${result.stderr}`);
   } finally {
-    rmSync(lockDir, { recursive: true, force: true });
+    rmSync(lockDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 
@@ -354,7 +358,7 @@ function tryLock(): boolean {
   } catch {
     // Held by another worker; a holder that died long ago leaves a stale lock.
     const held = statSync(lockDir, { throwIfNoEntry: false });
-    if (held && Date.now() - held.mtimeMs > 3 * 60_000) rmSync(lockDir, { recursive: true, force: true });
+    if (held && Date.now() - held.mtimeMs > 3 * 60_000) rmSync(lockDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     return false;
   }
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AmqpBus, type Bus } from '@formcast/bus';
 import { serviceStarters, startEmbedded } from '@formcast/embedded';
-import { createGatewayApp } from '@formcast/gateway';
+import { createGatewayApp, httpTimeouts, listenOn } from '@formcast/gateway';
 import { createLogger, parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
@@ -58,7 +58,7 @@ export async function startSystem(
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'formcast-e2e-'));
   const settings = parseSettings({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', ...env });
-  const cleanup = () => rmSync(dataDir, { recursive: true, force: true });
+  const cleanup = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 
   if (mode === 'embedded') {
     const system = await startEmbedded(settings, logger, { starters });
@@ -88,10 +88,9 @@ export async function startSystem(
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
+    timeouts: httpTimeouts(settings),
   });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, () => resolve(s));
-  });
+  const server: Server = await listenOn(app, 0, httpTimeouts(settings));
   return {
     api: new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
     adminToken,

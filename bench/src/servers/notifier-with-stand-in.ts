@@ -1,4 +1,4 @@
-import { runServiceAlone } from '@formcast/bus';
+import { runServiceAlone } from '@formcast/runtime';
 import { FirebaseNotificationSender, notifierPrefetch, startNotifier } from '@formcast/notifier';
 import { fixedTokenCredential, LocalFcmAgent, standInProjectId } from '../../../test/support/fcm-stand-in';
 

@@ -4,11 +4,13 @@ import { AmqpConnection } from './amqp/amqp-connection';
 import { defaultMaxMessageBytes, toAmqpMessage } from './amqp/amqp-envelope';
 import { AmqpCommandRequester } from './amqp/command-requester';
 import { AmqpCommandServer } from './amqp/command-server';
-import { readDeadLetters } from './amqp/dead-letter-reader';
-import type { ConnectionChannel } from './amqp/managed-channel';
+import { AmqpDeadLetters } from './amqp/dead-letter-queue';
 import { AmqpEventConsumer } from './amqp/event-consumer';
 import { AmqpEventPublisher } from './amqp/event-publisher';
+import type { QueueConsumer, QueueConsumerDeps } from './amqp/queue-consumer';
 import { topologyFor, type Topology } from './amqp/topology';
+import { BusInstrumentation } from './bus-instrumentation';
+import { BusTracing } from './bus-tracing';
 import { resolveBusOptions, type ResolvedBusOptions } from './bus-options';
 import { encodeEnvelope } from './envelope-codec';
 import { InFlight } from './in-flight';
@@ -39,16 +41,19 @@ type State = 'new' | 'started' | 'closing' | 'closed';
 /** The bus over RabbitMQ; see port.ts for the semantics and topology.ts for the names. */
 export class AmqpBus implements Bus {
   private readonly options: ResolvedBusOptions;
-  private readonly prefetch: number;
   private readonly maxMessageBytes: number;
   private readonly topology: Topology;
   private readonly logger: Logger;
   private readonly connection: AmqpConnection;
   private readonly requester: AmqpCommandRequester;
   private readonly publisher: AmqpEventPublisher;
+  private readonly deadLetterQueues: AmqpDeadLetters;
   private readonly commandServers = new Map<string, AmqpCommandServer>();
   private readonly eventConsumers = new Map<string, AmqpEventConsumer>();
   private readonly handlers = new InFlight();
+  private readonly instrumentation = new BusInstrumentation((service) => this.deadLetterCount(service));
+  private readonly tracing = new BusTracing('rabbitmq');
+  private readonly consumerDeps: QueueConsumerDeps;
   /** Bindings and consumers being set up, so a request right after handleCommand finds them. */
   private readonly registrations = new InFlight();
   private state: State = 'new';
@@ -56,7 +61,6 @@ export class AmqpBus implements Bus {
 
   constructor(options: AmqpBusOptions) {
     this.options = resolveBusOptions(options);
-    this.prefetch = options.prefetch ?? 32;
     this.maxMessageBytes = options.maxMessageBytes ?? defaultMaxMessageBytes;
     this.topology = topologyFor(options.prefix);
     this.logger = (options.logger ?? createLogger({ name: 'bus' })).child({ component: 'amqp-bus' });
@@ -68,36 +72,18 @@ export class AmqpBus implements Bus {
     });
     this.requester = new AmqpCommandRequester(this.logger, this.topology);
     this.publisher = new AmqpEventPublisher(this.logger, this.topology);
+    this.deadLetterQueues = new AmqpDeadLetters(() => this.connection.current, this.topology, this.publisher, this.logger);
+    this.consumerDeps = { logger: this.logger, topology: this.topology, prefetch: options.prefetch ?? 32, inFlight: this.handlers };
   }
 
   handleCommand(service: string, type: string, handler: CommandHandler): void {
-    let server = this.commandServers.get(service);
-    const isNewService = !server;
-    server ??= new AmqpCommandServer(service, {
-      logger: this.logger,
-      topology: this.topology,
-      prefetch: this.prefetch,
-      inFlight: this.handlers,
-    });
-    this.commandServers.set(service, server);
-    if (server.hasHandlerFor(type)) throw new Error(`${service} already handles ${type}`);
-    this.register(server.add(type, handler), isNewService ? server.channel : null, { service, type });
+    this.addHandler(this.commandServers, service, type, this.tracing.commandHandler(service, handler), () => new AmqpCommandServer(service, this.consumerDeps));
   }
 
   subscribe(service: string, type: string, handler: EventHandler): void {
-    let consumer = this.eventConsumers.get(service);
-    const isNewService = !consumer;
-    consumer ??= new AmqpEventConsumer(service, {
-      logger: this.logger,
-      topology: this.topology,
-      prefetch: this.prefetch,
-      options: this.options,
-      inFlight: this.handlers,
-      publisher: this.publisher,
-    });
-    this.eventConsumers.set(service, consumer);
-    if (consumer.hasHandlerFor(type)) throw new Error(`${service} already handles ${type}`);
-    this.register(consumer.add(type, handler), isNewService ? consumer.channel : null, { service, type });
+    this.addHandler(this.eventConsumers, service, type, this.instrumentation.eventHandler(service, type, this.tracing.eventHandler(service, handler)), () =>
+      new AmqpEventConsumer(service, { ...this.consumerDeps, options: this.options, publisher: this.publisher }),
+    );
   }
 
   async start(): Promise<void> {
@@ -118,12 +104,14 @@ export class AmqpBus implements Bus {
     }
   }
 
-  async request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
-    return valueOfReply<T>(await this.sendCommand(command, options));
+  request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
+    return this.instrumentation.timeCommand(command.type, () => this.tracing.request(command, async (traced) => valueOfReply<T>(await this.sendCommand(traced, options))));
   }
 
-  async requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
-    return valueAndAttachmentOfReply<T>(await this.sendCommand(command, options));
+  requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
+    return this.instrumentation.timeCommand(command.type, () =>
+      this.tracing.request(command, async (traced) => valueAndAttachmentOfReply<T>(await this.sendCommand(traced, options))),
+    );
   }
 
   private async sendCommand(command: Envelope, options: RequestOptions): Promise<Reply> {
@@ -133,7 +121,11 @@ export class AmqpBus implements Bus {
     return this.requester.request(command, message, options.timeoutMs ?? this.options.defaultTimeoutMs);
   }
 
-  async publish(event: Envelope): Promise<void> {
+  publish(event: Envelope): Promise<void> {
+    return this.tracing.publish(event, (traced) => this.publishNow(traced));
+  }
+
+  private async publishNow(event: Envelope): Promise<void> {
     const message = toAmqpMessage(encodeEnvelope(event), this.maxMessageBytes);
     await this.registrations.settled();
     this.assertRunning();
@@ -149,15 +141,27 @@ export class AmqpBus implements Bus {
     return this.state === 'started' && this.connection.isOpen && this.connection.allChannelsOpen;
   }
 
-  async deadLetters(service: string): Promise<Envelope[]> {
-    const model = this.connection.current;
-    if (!model) throw new AppError('unavailable', 'Not connected to the broker');
-    return readDeadLetters(model, this.topology.deadLetterQueue(service), this.logger);
+  deadLetters(service: string): Promise<Envelope[]> {
+    return this.deadLetterQueues.read(service);
+  }
+
+  deadLetterCount(service: string): Promise<number | null> {
+    return this.deadLetterQueues.count(service);
+  }
+
+  async replayDeadLetter(service: string, eventId: string): Promise<Envelope | null> {
+    this.assertRunning();
+    return this.deadLetterQueues.replay(service, eventId);
+  }
+
+  dropDeadLetter(service: string, eventId: string): Promise<Envelope | null> {
+    return this.deadLetterQueues.drop(service, eventId);
   }
 
   private async stop(): Promise<void> {
     const wasStarted = this.state === 'started';
     this.state = 'closing';
+    this.instrumentation.close();
     if (wasStarted) {
       const consumers = [...this.commandServers.values(), ...this.eventConsumers.values()];
       await Promise.all(consumers.map((consumer) => consumer.stopConsuming()));
@@ -173,16 +177,22 @@ export class AmqpBus implements Bus {
   }
 
   // A new service's channel joins the connection; a new type on a known one is bound by add().
-  private register(
-    adding: Promise<void>,
-    newChannel: ConnectionChannel | null,
-    fields: { service: string; type: string },
+  private addHandler<H>(
+    consumers: Map<string, QueueConsumer<H>>,
+    service: string,
+    type: string,
+    handler: H,
+    newConsumer: () => QueueConsumer<H>,
   ): void {
-    const work = adding.then(async () => {
-      if (newChannel && this.state === 'started') await this.connection.add(newChannel);
+    const known = consumers.get(service);
+    const consumer = known ?? newConsumer();
+    consumers.set(service, consumer);
+    if (consumer.hasHandlerFor(type)) throw new Error(`${service} already handles ${type}`);
+    const work = consumer.add(type, handler).then(async () => {
+      if (!known && this.state === 'started') await this.connection.add(consumer.channel);
     });
     void this.registrations.track(
-      work.catch((err: unknown) => this.logger.warn({ err, ...fields }, 'setting up a registration failed; retried on reopen')),
+      work.catch((err: unknown) => this.logger.warn({ err, service, type }, 'setting up a registration failed; retried on reopen')),
     );
   }
 }

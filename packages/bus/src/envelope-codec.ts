@@ -61,7 +61,7 @@ export function decodeEnvelope(json: Buffer | string, attachment?: Buffer): Enve
  */
 export function wellFormedEnvelope(value: unknown): Envelope | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { id, type, occurredAt, orgId, requestId, payload, attachment } = value as Record<string, unknown>;
+  const { id, type, occurredAt, orgId, requestId, payload, attachment, idempotency, traceContext } = value as Record<string, unknown>;
   if (typeof id !== 'string' || id.length === 0) return undefined;
   if (typeof type !== 'string' || type.length === 0) return undefined;
   if (typeof occurredAt !== 'string' || typeof requestId !== 'string') return undefined;
@@ -72,9 +72,41 @@ export function wellFormedEnvelope(value: unknown): Envelope | undefined {
   if (attachment === undefined) {
     // zod keeps a key given as undefined.
     if ('attachment' in value) envelope.attachment = undefined;
+  } else if (Buffer.isBuffer(attachment)) {
+    envelope.attachment = attachment;
+  } else {
+    return undefined;
+  }
+  if (idempotency === undefined) {
+    if ('idempotency' in value) envelope.idempotency = undefined;
+  } else {
+    const wellFormed = wellFormedIdempotency(idempotency);
+    if (!wellFormed) return undefined;
+    envelope.idempotency = wellFormed;
+  }
+  if (traceContext === undefined) {
+    if ('traceContext' in value) envelope.traceContext = undefined;
     return envelope;
   }
-  if (!Buffer.isBuffer(attachment)) return undefined;
-  envelope.attachment = attachment;
+  const carried = wellFormedTraceContext(traceContext);
+  if (!carried) return undefined;
+  envelope.traceContext = carried;
   return envelope;
+}
+
+/** `{key, fingerprint}`, both non-empty strings, as zod keeps it (its own two fields only). */
+function wellFormedIdempotency(value: unknown): Envelope['idempotency'] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { key, fingerprint } = value as Record<string, unknown>;
+  if (typeof key !== 'string' || key.length === 0 || typeof fingerprint !== 'string' || fingerprint.length === 0) return undefined;
+  return { key, fingerprint };
+}
+
+/** `{traceparent, tracestate?}`: a non-empty traceparent, a tracestate string when present, as zod keeps it. */
+function wellFormedTraceContext(value: unknown): Envelope['traceContext'] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const { traceparent, tracestate } = value as Record<string, unknown>;
+  if (typeof traceparent !== 'string' || traceparent.length === 0) return undefined;
+  if (tracestate === undefined) return 'tracestate' in value ? { traceparent, tracestate: undefined } : { traceparent };
+  return typeof tracestate === 'string' ? { traceparent, tracestate } : undefined;
 }

@@ -1,5 +1,7 @@
 import type { Envelope } from '@formcast/contracts';
 import { AppError, createLogger, type Logger } from '@formcast/platform';
+import { BusInstrumentation } from './bus-instrumentation';
+import { BusTracing } from './bus-tracing';
 import { delay, resolveBusOptions, retryDelayAfter, type ResolvedBusOptions } from './bus-options';
 import { decodeEnvelope, encodeEnvelope, type EncodedEnvelope } from './envelope-codec';
 import { HandlerTable } from './handler-table';
@@ -31,6 +33,8 @@ export class InProcessBus implements Bus {
   private readonly events = new HandlerTable<EventHandler>();
   private readonly stopConsuming: Array<() => void> = [];
   private readonly handlers = new InFlight();
+  private readonly instrumentation = new BusInstrumentation((service) => this.deadLetterCount(service));
+  private readonly tracing = new BusTracing('in-process');
   private readonly waitingRequests = new Set<(error: AppError) => void>();
   private state: State = 'new';
   private closing: Promise<void> | null = null;
@@ -42,12 +46,13 @@ export class InProcessBus implements Bus {
   }
 
   handleCommand(service: string, type: string, handler: CommandHandler): void {
-    this.commands.add(service, type, handler);
-    if (this.state === 'started') this.serveCommand(service, type, handler);
+    const traced = this.tracing.commandHandler(service, handler);
+    this.commands.add(service, type, traced);
+    if (this.state === 'started') this.serveCommand(service, type, traced);
   }
 
   subscribe(service: string, type: string, handler: EventHandler): void {
-    const isNewService = this.events.add(service, type, handler);
+    const isNewService = this.events.add(service, type, this.instrumentation.eventHandler(service, type, this.tracing.eventHandler(service, handler)));
     if (this.state === 'started') this.listen(service, [type], isNewService);
   }
 
@@ -60,14 +65,22 @@ export class InProcessBus implements Bus {
     for (const service of this.events.services()) this.listen(service, this.events.types(service), true);
   }
 
-  async request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
-    const reply = await this.sendCommand(command, options);
-    return valueOfReply<T>(decodeReply(reply.json, reply.attachment));
+  request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
+    return this.instrumentation.timeCommand(command.type, () =>
+      this.tracing.request(command, async (traced) => {
+        const reply = await this.sendCommand(traced, options);
+        return valueOfReply<T>(decodeReply(reply.json, reply.attachment));
+      }),
+    );
   }
 
-  async requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
-    const reply = await this.sendCommand(command, options);
-    return valueAndAttachmentOfReply<T>(decodeReply(reply.json, reply.attachment));
+  requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
+    return this.instrumentation.timeCommand(command.type, () =>
+      this.tracing.request(command, async (traced) => {
+        const reply = await this.sendCommand(traced, options);
+        return valueAndAttachmentOfReply<T>(decodeReply(reply.json, reply.attachment));
+      }),
+    );
   }
 
   private async sendCommand(command: Envelope, options: RequestOptions): Promise<EncodedReply> {
@@ -79,7 +92,11 @@ export class InProcessBus implements Bus {
     return this.awaitReply(route, body, command.type, timeoutMs);
   }
 
-  async publish(event: Envelope): Promise<void> {
+  publish(event: Envelope): Promise<void> {
+    return this.tracing.publish(event, async (traced) => this.publishNow(traced));
+  }
+
+  private publishNow(event: Envelope): void {
     const body = encodeEnvelope(event);
     if (this.state !== 'started') throw new AppError('unavailable', 'The bus is not running');
     this.broker.routeEvent(event.type, body);
@@ -96,11 +113,33 @@ export class InProcessBus implements Bus {
 
   async deadLetters(service: string): Promise<Envelope[]> {
     const bodies = this.broker.existingEventQueue(service)?.deadLetters() ?? [];
-    return bodies.map((body) => decodeEnvelope(body.json, body.attachment)).filter((envelope): envelope is Envelope => envelope !== null);
+    return bodies.map(envelopeOf).filter((envelope): envelope is Envelope => envelope !== null);
+  }
+
+  async deadLetterCount(service: string): Promise<number | null> {
+    return this.broker.existingEventQueue(service)?.deadLetters().length ?? null;
+  }
+
+  // In memory both steps happen at once: nothing can come between them.
+  async replayDeadLetter(service: string, eventId: string): Promise<Envelope | null> {
+    const queue = this.broker.existingEventQueue(service);
+    const body = queue?.takeDeadLetter((letter) => envelopeOf(letter)?.id === eventId);
+    if (!queue || !body) return null;
+    queue.enqueue({ body, attempt: 1 });
+    this.logger.info({ service, eventId }, 'dead letter replayed');
+    return envelopeOf(body);
+  }
+
+  async dropDeadLetter(service: string, eventId: string): Promise<Envelope | null> {
+    const body = this.broker.existingEventQueue(service)?.takeDeadLetter((letter) => envelopeOf(letter)?.id === eventId);
+    if (!body) return null;
+    this.logger.info({ service, eventId }, 'dead letter dropped');
+    return envelopeOf(body);
   }
 
   private async stop(): Promise<void> {
     this.state = 'closing';
+    this.instrumentation.close();
     for (const stop of this.stopConsuming.splice(0)) stop();
     await this.handlers.settled();
     for (const fail of [...this.waitingRequests]) fail(new AppError('unavailable', 'The bus closed before the reply came'));
@@ -168,7 +207,7 @@ export class InProcessBus implements Bus {
     }
     const fields = { service, attempt: event.attempt, ...messageFields(envelope) };
     try {
-      await handler(envelope);
+      await handler(envelope, { attempt: event.attempt, redelivered: false });
       return;
     } catch (error) {
       logHandlerFailure(this.logger, error, fields, 'event handler failed', 'warn');
@@ -182,3 +221,5 @@ export class InProcessBus implements Bus {
     queue.enqueue({ body: event.body, attempt: event.attempt + 1 });
   }
 }
+
+const envelopeOf = (body: EncodedEnvelope): Envelope | null => decodeEnvelope(body.json, body.attachment);

@@ -3,8 +3,16 @@ import type { Envelope } from '@formcast/contracts';
 /** Serves one command; its return value is the reply. Throw an AppError to reply with an error. */
 export type CommandHandler = (command: Envelope) => Promise<unknown>;
 
+/** How an event reached its handler: which attempt this is, and whether the broker delivered it before. */
+export interface EventDelivery {
+  /** 1 for the first attempt; retries after a failure count up. */
+  attempt: number;
+  /** The broker delivered this message before (a consumer went away without acknowledging it). */
+  redelivered: boolean;
+}
+
 /** Handles one event; resolves when its work is done (only then is the event acknowledged). */
-export type EventHandler = (event: Envelope) => Promise<void>;
+export type EventHandler = (event: Envelope, delivery?: EventDelivery) => Promise<void>;
 
 export interface RequestOptions {
   /** How long to wait for the reply; past it the request rejects with AppError('timeout'). */
@@ -44,6 +52,17 @@ export interface Bus {
   isReady(): boolean;
   /** The events dead-lettered for `service`, oldest first, without removing them. */
   deadLetters(service: string): Promise<Envelope[]>;
+  /** How many messages wait in `service`'s dead-letter queue; null when it has none (it never subscribed). */
+  deadLetterCount(service: string): Promise<number | null>;
+  /**
+   * Sends the dead letter with envelope id `eventId` back to `service`'s event queue as a
+   * first attempt, then removes it from the dead-letter queue; null when there is none. Sent
+   * before removed: a replay cut short leaves the dead letter (and perhaps the event too, a
+   * duplicate consumers drop by envelope id), never neither.
+   */
+  replayDeadLetter(service: string, eventId: string): Promise<Envelope | null>;
+  /** Removes the dead letter with envelope id `eventId` from `service`'s dead-letter queue; null when there is none. */
+  dropDeadLetter(service: string, eventId: string): Promise<Envelope | null>;
 }
 
 export interface BusOptions {

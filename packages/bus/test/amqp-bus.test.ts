@@ -15,9 +15,10 @@ import {
   queuesOf,
   withOwnChannel,
 } from './broker-admin';
+import { describeBusMetricsContract } from './bus-metrics.contract';
+import { describeBusTracingContract } from './bus-tracing.contract';
 import { contractBusOptions, describeBusContract } from './bus.contract';
-import { uniqueName } from './unique-name';
-import { gate, waitFor } from './wait-for';
+import { gate, uniqueName, waitFor } from '@formcast/testing';
 
 const url = brokerUrl;
 const describeWithBroker = describeWithBrokerFor('AmqpBus');
@@ -69,6 +70,8 @@ describeWithBroker('AmqpBus', () => {
   });
 
   describeBusContract('AmqpBus', async (overrides = {}) => newBus(overrides));
+  describeBusMetricsContract('AmqpBus', async () => newBus());
+  describeBusTracingContract('AmqpBus', async () => newBus());
 
   describe('against a real broker', () => {
     const opened: AmqpBus[] = [];
@@ -90,7 +93,7 @@ describeWithBroker('AmqpBus', () => {
         await expect(bus.request(createEnvelope(names.echo, 'ping'))).resolves.toBe('ping');
         const event = createEnvelope(names.happened, {});
         await bus.publish(event);
-        await waitFor(() => received.includes(event.id), { what: 'the event' });
+        await waitFor(() => received.includes(event.id), { description: 'the event' });
       };
       return { bus, names, works };
     }
@@ -109,14 +112,14 @@ describeWithBroker('AmqpBus', () => {
       try {
         await works();
         const inFlight = bus.request(createEnvelope(stuck, {}), { timeoutMs: 20_000 }).catch((e: unknown) => e);
-        await waitFor(() => stuckCalls === 1, { what: 'the stuck handler' });
+        await waitFor(() => stuckCalls === 1, { description: 'the stuck handler' });
 
         const closedAt = Date.now();
         await closeConnectionOnBroker(connectionName);
 
         expect(await inFlight).toMatchObject({ code: 'unavailable' });
         expect(Date.now() - closedAt).toBeLessThan(5000);
-        await waitFor(() => bus.isReady(), { timeoutMs: 10_000, what: 'reconnection' });
+        await waitFor(() => bus.isReady(), { timeoutMs: 10_000, description: 'reconnection' });
         await works();
       } finally {
         stuckMayFinish.open();
@@ -135,7 +138,7 @@ describeWithBroker('AmqpBus', () => {
           const now = internalsOf(bus).connection.current;
           return now !== null && now !== before && bus.isReady();
         },
-        { timeoutMs: 10_000, what: 'a new connection' },
+        { timeoutMs: 10_000, description: 'a new connection' },
       );
       await works();
     });
@@ -160,7 +163,7 @@ describeWithBroker('AmqpBus', () => {
           internals.requester.channel.current !== broken[0] &&
           internals.publisher.channel.current !== broken[1] &&
           internals.commandServers.get(names.service)!.channel.current !== broken[2],
-        { what: 'the channels to reopen' },
+        { description: 'the channels to reopen' },
       );
       await works();
     });
@@ -172,7 +175,7 @@ describeWithBroker('AmqpBus', () => {
 
       await waitFor(
         () => bus.request(createEnvelope(names.echo, 'back')).then((value) => value === 'back', () => false),
-        { what: 'the command queue to come back' },
+        { description: 'the command queue to come back' },
       );
     });
 
@@ -201,11 +204,29 @@ describeWithBroker('AmqpBus', () => {
       });
       await waitFor(
         () => withOwnChannel(url, async (channel) => (await channel.checkQueue(topology.deadLetterQueue(names.service))).messageCount === 1),
-        { what: 'the dead letter' },
+        { description: 'the dead letter' },
       );
 
       expect(handled).toEqual([]);
       expect(await bus.deadLetters(names.service)).toEqual([]);
+    });
+
+    it('keeps a dead letter whose replay cannot be sent, in its place among the others', async () => {
+      const { bus } = await echoingBus();
+      const service = uniqueName('svc');
+      const deadLetterQueue = topology.deadLetterQueue(service);
+      queuesOf(service).forEach((queue) => queuesToDelete.add(queue));
+      const letters = [1, 2, 3].map((n) => createEnvelope(uniqueName('lost'), { n }));
+      // A dead-letter queue whose event queue is gone: the broker would drop a replay unrouted.
+      await withOwnChannel(url, async (channel) => {
+        await channel.assertQueue(deadLetterQueue, { durable: true });
+        for (const letter of letters) channel.sendToQueue(deadLetterQueue, Buffer.from(JSON.stringify(letter)), { contentType: 'application/json' });
+      });
+      await waitFor(async () => (await bus.deadLetterCount(service)) === 3, { description: 'the dead letters' });
+
+      await expect(bus.replayDeadLetter(service, letters[1]!.id)).rejects.toMatchObject({ code: 'unavailable' });
+
+      expect(await bus.deadLetters(service)).toEqual(letters);
     });
 
     it('sends an attachment as the message content, untouched, and refuses a large envelope beside one', async () => {

@@ -3,8 +3,7 @@ import { AppError, type Logger } from '@formcast/platform';
 import type { Bus, BusOptions } from '../src/port';
 import { withAttachment } from '../src/reply-codec';
 import { capturingLogger } from './capturing-logger';
-import { uniqueName } from './unique-name';
-import { gate, waitFor } from './wait-for';
+import { gate, uniqueName, waitFor } from '@formcast/testing';
 
 /** The options every adapter under contract must be built with (the tests count on them). */
 export const contractBusOptions = { maxAttempts: 3, retryDelayMs: 20, defaultTimeoutMs: 5000 } satisfies BusOptions;
@@ -201,6 +200,17 @@ export function describeBusContract(
         });
       });
 
+      it('hands the handler the command’s idempotency key and fingerprint, with and without an attachment', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('keyed');
+        const bus = await startedBus((b) => b.handleCommand(service, type, async (command) => command.idempotency ?? null));
+        const idempotency = { key: 'order-42', fingerprint: 'c2hhMjU2' };
+
+        await expect(bus.request(createEnvelope(type, {}, { orgId: 1, idempotency }))).resolves.toEqual(idempotency);
+        await expect(bus.request(createEnvelope(type, {}, { orgId: 1, idempotency }, Buffer.from('file')))).resolves.toEqual(idempotency);
+        await expect(bus.request(createEnvelope(type, {}, { orgId: 1 }))).resolves.toBeNull();
+      });
+
       it('hands the caller the bytes a handler replied beside its value', async () => {
         const service = uniqueName('svc');
         const type = uniqueName('download');
@@ -247,7 +257,7 @@ export function describeBusContract(
         const events = [createEnvelope(type, { n: 1 }), createEnvelope(type, { n: 2 })];
 
         for (const event of events) await bus.publish(event);
-        await waitFor(() => received.first.length >= 2 && received.second.length >= 2, { what: 'both deliveries' });
+        await waitFor(() => received.first.length >= 2 && received.second.length >= 2, { description: 'both deliveries' });
         // A later event through the same queues: any duplicate of the first two would be in by now.
         const marker = createEnvelope(type, { n: 3 });
         await bus.publish(marker);
@@ -295,7 +305,7 @@ export function describeBusContract(
         const events = Array.from({ length: 20 }, (_, n) => createEnvelope(type, { n }));
 
         await Promise.all(events.map((event) => replicaA.publish(event)));
-        await waitFor(() => handled.length >= events.length, { what: 'all events handled' });
+        await waitFor(() => handled.length >= events.length, { description: 'all events handled' });
         const marker = createEnvelope(type, { marker: true });
         await replicaA.publish(marker);
         await waitFor(() => handled.some((h) => h.id === marker.id));
@@ -319,7 +329,7 @@ export function describeBusContract(
         );
 
         await bus.publish(createEnvelope(type, {}));
-        await waitFor(() => succeeded, { what: 'the third attempt' });
+        await waitFor(() => succeeded, { description: 'the third attempt' });
 
         const [first, second, third] = attemptsAt as [number, number, number];
         expect(attemptsAt).toHaveLength(3);
@@ -341,7 +351,7 @@ export function describeBusContract(
         const event = createEnvelope(type, { bad: true }, { orgId: 5 });
 
         await bus.publish(event);
-        await waitFor(async () => (await bus.deadLetters(service)).length > 0, { what: 'the dead letter' });
+        await waitFor(async () => (await bus.deadLetters(service)).length > 0, { description: 'the dead letter' });
 
         expect(attempts).toBe(maxAttempts);
         expect(await bus.deadLetters(service)).toEqual([event]);
@@ -361,9 +371,97 @@ export function describeBusContract(
         const event = createEnvelope(type, { n: 1 }, { orgId: 5 }, Buffer.from('00ff10', 'hex'));
 
         await bus.publish(event);
-        await waitFor(async () => (await bus.deadLetters(service)).length > 0, { what: 'the dead letter' });
+        await waitFor(async () => (await bus.deadLetters(service)).length > 0, { description: 'the dead letter' });
 
         expect(seen).toEqual(Array.from({ length: maxAttempts }, () => '00ff10'));
+        expect(await bus.deadLetters(service)).toEqual([event]);
+      });
+
+      it('replays a dead letter to its own service alone, as a first attempt, and removes it from the dead letters', async () => {
+        const service = uniqueName('svc');
+        const other = uniqueName('other');
+        const type = uniqueName('poison');
+        const handled: Envelope[] = [];
+        const otherHandled: string[] = [];
+        let attempts = 0;
+        let failing = true;
+        const bus = await startedBus((b) => {
+          b.subscribe(service, type, async (event) => {
+            attempts += 1;
+            if (failing) throw new AppError('unavailable', 'down for now');
+            handled.push(event);
+          });
+          b.subscribe(other, type, async (event) => void otherHandled.push(event.id));
+        });
+        const event = createEnvelope(type, { n: 1 }, { orgId: 5 }, Buffer.from('00ff10', 'hex'));
+        const deadLettered = async () => (await bus.deadLetters(service)).some((letter) => letter.id === event.id);
+
+        await bus.publish(event);
+        await waitFor(deadLettered, { description: 'the dead letter' });
+        expect(await bus.deadLetterCount(service)).toBe(1);
+
+        // Still failing: a replay gets every attempt again, then comes back.
+        attempts = 0;
+        expect(await bus.replayDeadLetter(service, event.id)).toEqual(event);
+        await waitFor(async () => attempts === maxAttempts && (await deadLettered()), { description: 'the replay dead-lettered again' });
+
+        failing = false;
+        expect(await bus.replayDeadLetter(service, event.id)).toEqual(event);
+        await waitFor(() => handled.length === 1, { description: 'the replay handled' });
+
+        expect(handled[0]).toEqual(event);
+        expect(await bus.deadLetters(service)).toEqual([]);
+        expect(await bus.deadLetterCount(service)).toBe(0);
+        expect(otherHandled).toEqual([event.id]);
+      });
+
+      it('drops a dead letter, leaving the others, and never delivers it again', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('poison');
+        const handled: string[] = [];
+        let failing = true;
+        const bus = await startedBus((b) =>
+          b.subscribe(service, type, async (event) => {
+            if (failing) throw new AppError('unavailable', 'down for now');
+            handled.push(event.id);
+          }),
+        );
+        const dropped = createEnvelope(type, { n: 1 });
+        const kept = createEnvelope(type, { n: 2 });
+
+        await bus.publish(dropped);
+        await bus.publish(kept);
+        await waitFor(async () => (await bus.deadLetterCount(service)) === 2, { description: 'both dead letters' });
+        expect(await bus.dropDeadLetter(service, dropped.id)).toEqual(dropped);
+
+        expect(await bus.deadLetters(service)).toEqual([kept]);
+        expect(await bus.deadLetterCount(service)).toBe(1);
+        failing = false;
+        expect(await bus.replayDeadLetter(service, kept.id)).toEqual(kept);
+        await waitFor(() => handled.length === 1, { description: 'the kept one handled' });
+        expect(handled).toEqual([kept.id]);
+        expect(await bus.dropDeadLetter(service, dropped.id)).toBeNull();
+      });
+
+      it('answers null for a dead letter or a service it does not know, changing nothing', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('poison');
+        const bus = await startedBus((b) =>
+          b.subscribe(service, type, async () => {
+            throw new AppError('invalid', 'cannot handle this');
+          }),
+        );
+        const event = createEnvelope(type, {});
+        await bus.publish(event);
+        await waitFor(async () => (await bus.deadLetterCount(service)) === 1, { description: 'the dead letter' });
+        const nobody = uniqueName('nobody');
+
+        expect(await bus.replayDeadLetter(service, 'no-such-event')).toBeNull();
+        expect(await bus.dropDeadLetter(service, 'no-such-event')).toBeNull();
+        expect(await bus.replayDeadLetter(nobody, event.id)).toBeNull();
+        expect(await bus.dropDeadLetter(nobody, event.id)).toBeNull();
+        expect(await bus.deadLetterCount(nobody)).toBeNull();
+        expect(await bus.deadLetters(nobody)).toEqual([]);
         expect(await bus.deadLetters(service)).toEqual([event]);
       });
 
@@ -379,7 +477,7 @@ export function describeBusContract(
         const received: Envelope[] = [];
         await startedBus((b) => b.subscribe(service, type, async (e) => void received.push(e)));
 
-        await waitFor(() => received.length === 1, { what: 'the stored event' });
+        await waitFor(() => received.length === 1, { description: 'the stored event' });
         expect(received[0]).toEqual(event);
       });
 
@@ -408,7 +506,7 @@ export function describeBusContract(
 
         await expect(bus.request(createEnvelope(failing, { secret }))).rejects.toMatchObject({ code: 'internal' });
         await bus.publish(createEnvelope(poison, { secret }));
-        await waitFor(async () => (await bus.deadLetters(service)).length === 1, { what: 'the dead letter' });
+        await waitFor(async () => (await bus.deadLetters(service)).length === 1, { description: 'the dead letter' });
 
         const log = lines.join('');
         expect(log).toContain('dead-lettered');
@@ -447,11 +545,13 @@ export function describeBusContract(
           }),
         );
         await bus.publish(createEnvelope(type, {}));
-        await waitFor(() => started, { what: 'the handler to start' });
+        await waitFor(() => started, { description: 'the handler to start' });
 
         const closed = bus.close().then(() => order.push('closed'));
-        // Give close() every chance to resolve early before letting the handler finish.
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        // The point is that close() does NOT resolve yet, and nothing shows it waiting rather than
+        // not done yet: this waits as long as a close() that did not wait would take to resolve
+        // (at once in process, 2 to 4 ms measured over a local broker), with room for a busy machine.
+        await new Promise((resolve) => setTimeout(resolve, 25));
         handlerMayFinish.open();
         await closed;
 

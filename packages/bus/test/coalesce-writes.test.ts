@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { connect, type ChannelModel } from 'amqplib';
+import { applyPatch } from '../src/amqp/amqplib-patch';
 import { coalesceWrites } from '../src/amqp/coalesce-writes';
 import { brokerUrl, describeWithBroker as describeWithBrokerFor } from './broker-admin';
-import { uniqueName } from './unique-name';
-import { waitFor } from './wait-for';
+import { uniqueName, waitFor } from '@formcast/testing';
 
 const url = brokerUrl;
 const describeWithBroker = describeWithBrokerFor('coalesceWrites');
@@ -34,7 +34,7 @@ describeWithBroker('coalesceWrites', () => {
     const looking = await observer.createChannel();
     try {
       send();
-      await waitFor(async () => (await looking.checkQueue(queue)).messageCount === 50, { what: 'the 50 messages' });
+      await waitFor(async () => (await looking.checkQueue(queue)).messageCount === 50, { description: 'the 50 messages' });
     } finally {
       await looking.close();
     }
@@ -43,8 +43,9 @@ describeWithBroker('coalesceWrites', () => {
 
   it('sends what one turn wrote in one go, and every message still arrives', async () => {
     model = await connect(url, { noDelay: true });
-    coalesceWrites(model);
-    coalesceWrites(model); // twice changes nothing
+    expect(applyPatch(coalesceWrites, model)).toEqual({ patch: 'coalesce-writes', applied: true });
+    // Twice changes nothing (the writes below would show a second layer of corking).
+    expect(applyPatch(coalesceWrites, model)).toEqual({ patch: 'coalesce-writes', applied: true });
     const channel = await model.createChannel();
     const queue = uniqueName('coalesce');
     await channel.assertQueue(queue, { autoDelete: false, durable: false });

@@ -47,6 +47,27 @@ const envelopeCandidates: Array<[string, unknown]> = [
   ['an attachment null', { ...base, attachment: null }],
   ['an attachment that is a Uint8Array', { ...base, attachment: new Uint8Array([1]) }],
   ['an attachment that is an object', { ...base, attachment: { type: 'Buffer', data: [1] } }],
+  ['an idempotency key', { ...base, idempotency: { key: 'k-1', fingerprint: 'sha' } }],
+  ['an idempotency key with an attachment', { ...base, attachment: Buffer.from('bytes'), idempotency: { key: 'k', fingerprint: 'f' } }],
+  ['an idempotency key given as undefined', { ...base, idempotency: undefined }],
+  ['an idempotency key null', { ...base, idempotency: null }],
+  ['an idempotency key with extra fields', { ...base, idempotency: { key: 'k', fingerprint: 'f', extra: 1 } }],
+  ['an idempotency key empty', { ...base, idempotency: { key: '', fingerprint: 'f' } }],
+  ['an idempotency key without fingerprint', { ...base, idempotency: { key: 'k' } }],
+  ['an idempotency key a string', { ...base, idempotency: 'k' }],
+  ['an idempotency key an array', { ...base, idempotency: ['k', 'f'] }],
+  ['a trace context', { ...base, traceContext: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } }],
+  ['a trace context with tracestate', { ...base, traceContext: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'v=1' } }],
+  ['a trace context with tracestate given as undefined', { ...base, traceContext: { traceparent: 'tp', tracestate: undefined } }],
+  ['a trace context with extra fields', { ...base, traceContext: { traceparent: 'tp', baggage: 'x' } }],
+  ['a trace context with an attachment and a key', { ...base, attachment: Buffer.from('b'), idempotency: { key: 'k', fingerprint: 'f' }, traceContext: { traceparent: 'tp' } }],
+  ['a trace context given as undefined', { ...base, traceContext: undefined }],
+  ['a trace context null', { ...base, traceContext: null }],
+  ['a trace context with an empty traceparent', { ...base, traceContext: { traceparent: '' } }],
+  ['a trace context without traceparent', { ...base, traceContext: { tracestate: 'v=1' } }],
+  ['a trace context with tracestate a number', { ...base, traceContext: { traceparent: 'tp', tracestate: 1 } }],
+  ['a trace context a string', { ...base, traceContext: '00-abc' }],
+  ['a bad trace context after a good key', { ...base, idempotency: { key: 'k', fingerprint: 'f' }, traceContext: [] }],
   ['an array', [base]],
   ['null', null],
   ['a string', 'envelope'],
@@ -69,6 +90,19 @@ describe('wellFormedEnvelope', () => {
     expect(wellFormedEnvelope(createEnvelope('t', null))).toBeDefined();
     expect(wellFormedEnvelope(createEnvelope('t', 'p', {}, Buffer.from('a')))).toBeDefined();
     expect(wellFormedEnvelope(JSON.parse(JSON.stringify(createEnvelope('t', [1], { orgId: 1 }))))).toBeDefined();
+    const keyed = createEnvelope('t', {}, { orgId: 1, idempotency: { key: 'k', fingerprint: 'f' } }, Buffer.from('a'));
+    expect(wellFormedEnvelope(keyed)).toEqual(keyed);
+    const traced = { ...createEnvelope('t', {}, { orgId: 1 }), traceContext: { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } };
+    expect(wellFormedEnvelope(traced)).toEqual(traced);
+  });
+
+  it('carries a trace context through encode and decode, and none when the envelope has none', () => {
+    const traceContext = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'vendor=1' };
+    const traced = { ...createEnvelope('t', { x: 1 }, { orgId: 1 }), traceContext };
+    expect(decodeEnvelope(encodeEnvelope(traced).json)?.traceContext).toEqual(traceContext);
+    const plain = createEnvelope('t', { x: 1 }, { orgId: 1 });
+    expect(encodeEnvelope(plain).json).not.toContain('traceContext');
+    expect(decodeEnvelope(encodeEnvelope(plain).json)).not.toHaveProperty('traceContext');
   });
 });
 

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { connect, type ChannelModel } from 'amqplib';
-import { assembleContent, ContentAssemblingReader, type RawFrame } from '../src/amqp/content-assembly';
+import { applyPatch } from '../src/amqp/amqplib-patch';
+import { contentAssembly, ContentAssemblingReader, type RawFrame } from '../src/amqp/content-assembly';
 import { brokerUrl, describeWithBroker as describeWithBrokerFor } from './broker-admin';
-import { uniqueName } from './unique-name';
+import { uniqueName, waitFor } from '@formcast/testing';
 
 const METHOD = 1;
 const HEADER = 2;
@@ -91,15 +92,15 @@ describe('ContentAssemblingReader', () => {
   });
 });
 
-const describeWithBroker = describeWithBrokerFor('assembleContent');
+const describeWithBroker = describeWithBrokerFor('contentAssembly');
 
-describeWithBroker('assembleContent over RabbitMQ', () => {
+describeWithBroker('contentAssembly over RabbitMQ', () => {
   let model: ChannelModel;
   afterEach(() => model.close());
 
   it('delivers messages of every size intact, across channels at once', async () => {
     model = await connect(brokerUrl);
-    assembleContent(model);
+    expect(applyPatch(contentAssembly, model)).toEqual({ patch: 'content-assembly', applied: true });
     // The reader is in place, not amqplib's own: an amqplib that no longer allows it shows here.
     expect(Object.prototype.hasOwnProperty.call((model as unknown as { connection: object }).connection, 'recvFrame')).toBe(true);
     const queue = uniqueName('content-assembly');
@@ -125,14 +126,30 @@ describeWithBroker('assembleContent over RabbitMQ', () => {
     for (const body of received) expect(body.equals(sent.find((s) => key(s) === key(body))!)).toBe(true);
   });
 
-  it("keeps amqplib's heartbeat check fed: an idle connection with heartbeats stays open", async () => {
+  it("keeps amqplib's heartbeat check fed: on an idle connection, every check sees the server's heartbeats", async () => {
     model = await connect(`${brokerUrl}?heartbeat=1`);
-    assembleContent(model);
+    applyPatch(contentAssembly, model);
     let closed = false;
     model.on('close', () => (closed = true));
     model.on('error', () => undefined);
-    // amqplib gives up on a server it has heard nothing from over two heartbeats.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // amqplib's heartbeat check reads this flag once a period (1 s here, the shortest) and
+    // clears it; it gives up on a server after two periods without a read. The reader sets it.
+    const connection = (model as unknown as { connection: object }).connection;
+    let readSinceLastCheck = false;
+    const seenByChecks: boolean[] = [];
+    Object.defineProperty(connection, 'recvSinceLastCheck', {
+      get: () => {
+        seenByChecks.push(readSinceLastCheck);
+        return readSinceLastCheck;
+      },
+      set: (value: boolean) => {
+        readSinceLastCheck = value;
+      },
+    });
+
+    await waitFor(() => seenByChecks.length >= 2, { description: 'two heartbeat checks' });
+
+    expect(seenByChecks.slice(0, 2)).toEqual([true, true]);
     expect(closed).toBe(false);
     const channel = await model.createChannel();
     await channel.close();

@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { connect, type ChannelModel } from 'amqplib';
-import { sendContentInPlace } from '../src/amqp/content-frames-in-place';
+import { applyPatch } from '../src/amqp/amqplib-patch';
+import { BodyFrameParts, contentFramesInPlace } from '../src/amqp/content-frames-in-place';
 import { brokerUrl, describeWithBroker as describeWithBrokerFor } from './broker-admin';
-import { uniqueName } from './unique-name';
+import { uniqueName } from '@formcast/testing';
 
-const describeWithBroker = describeWithBrokerFor('sendContentInPlace');
+const describeWithBroker = describeWithBrokerFor('contentFramesInPlace');
 
 interface Internals {
   connection: { frameMax: number; channels: Array<{ buffer: Writable } | null> };
 }
 
-describeWithBroker('sendContentInPlace over RabbitMQ', () => {
+describeWithBroker('contentFramesInPlace over RabbitMQ', () => {
   const opened: ChannelModel[] = [];
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((model) => model.close()));
@@ -24,7 +25,7 @@ describeWithBroker('sendContentInPlace over RabbitMQ', () => {
 
   it('delivers content of every size intact to a plain amqplib consumer', async () => {
     const [sender, receiver] = await Promise.all([open(), open()]);
-    sendContentInPlace(sender);
+    expect(applyPatch(contentFramesInPlace, sender)).toEqual({ patch: 'content-frames-in-place', applied: true });
     // In place, not amqplib's own: an amqplib that no longer allows it shows here.
     expect(Object.prototype.hasOwnProperty.call((sender as unknown as Internals).connection, 'sendContent')).toBe(true);
     const maxBody = (sender as unknown as Internals).connection.frameMax - 8;
@@ -50,7 +51,7 @@ describeWithBroker('sendContentInPlace over RabbitMQ', () => {
 
   it('queues body frames that point into the content instead of copies of it', async () => {
     const model = await open();
-    sendContentInPlace(model);
+    applyPatch(contentFramesInPlace, model);
     const channel = await model.createChannel();
     const queue = uniqueName('content-in-place');
     await channel.assertQueue(queue, { durable: false, autoDelete: true });
@@ -58,8 +59,8 @@ describeWithBroker('sendContentInPlace over RabbitMQ', () => {
     const channelBuffer = connection.channels[(channel as unknown as { ch: number }).ch]!.buffer;
     const written: Buffer[] = [];
     const write = channelBuffer.write.bind(channelBuffer);
-    channelBuffer.write = ((chunk: Buffer, ...rest: unknown[]) => {
-      written.push(chunk);
+    channelBuffer.write = ((chunk: Buffer | BodyFrameParts, ...rest: unknown[]) => {
+      written.push(...(chunk instanceof BodyFrameParts ? [chunk.header, chunk.body] : [chunk]));
       return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
     }) as Writable['write'];
     const content = randomBytes(5 * connection.frameMax);

@@ -2,9 +2,10 @@ import { createEnvelope } from '@formcast/contracts';
 import { createLogger } from '@formcast/platform';
 import { InProcessBroker } from '../src/in-process/in-process-broker';
 import { InProcessBus } from '../src/in-process-bus';
+import { describeBusMetricsContract } from './bus-metrics.contract';
+import { describeBusTracingContract } from './bus-tracing.contract';
 import { contractBusOptions, describeBusContract } from './bus.contract';
-import { uniqueName } from './unique-name';
-import { waitFor } from './wait-for';
+import { uniqueName, waitFor } from '@formcast/testing';
 
 const logger = createLogger({ level: 'silent' });
 const broker = new InProcessBroker();
@@ -13,6 +14,8 @@ describeBusContract(
   'InProcessBus',
   async (overrides = {}) => new InProcessBus({ broker, logger, ...contractBusOptions, ...overrides }),
 );
+describeBusMetricsContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }));
+describeBusTracingContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }));
 
 describe('InProcessBus', () => {
   it('runs an event handler only after publish has resolved', async () => {

@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** Commands served by the directory service (routing key = the name). */
 export const directoryCommands = {
   createOrganization: 'directory.organization.create',
+  /** Every organization (administration). */
+  listOrganizations: 'directory.organization.list',
+  rotateEnrollmentCode: 'directory.organization.rotate_enrollment_code',
   issueApiToken: 'directory.token.issue',
   listApiTokens: 'directory.token.list',
   revokeApiToken: 'directory.token.revoke',
@@ -20,6 +23,8 @@ export const directoryCommands = {
   deleteDevice: 'directory.device.delete',
   approveDevice: 'directory.device.approve',
   enrollDevice: 'directory.device.enroll',
+  /** The device's own report of its OS and app versions. */
+  reportDeviceVersions: 'directory.device.report_versions',
   findDevice: 'directory.device.find',
   setDevicePushToken: 'directory.device.set_push_token',
   clearStalePushToken: 'directory.device.clear_stale_push_token',
@@ -40,6 +45,9 @@ const text = (max: number) => z.string().max(max);
 // ---- payloads ---------------------------------------------------------------------------
 
 export const createOrganizationPayload = z.object({ name: text(200).trim().min(1) });
+export const listOrganizationsPayload = z.object({});
+/** The organization is the envelope's. */
+export const rotateEnrollmentCodePayload = z.object({});
 export const issueApiTokenPayload = z.object({ label: text(200).optional() });
 export const revokeApiTokenPayload = z.object({ tokenId: id });
 /** The gateway sends the token's SHA-256, never the token itself. */
@@ -55,22 +63,44 @@ export const updateGroupPayload = z.object({
 });
 export const groupIdPayload = z.object({ groupId: id });
 
-export const listDevicesPayload = z.object({ approvedOnly: z.boolean().default(true) });
+/**
+ * Which generation's shape a device command answers in: `v1` is DeviceView (the first
+ * generation's, and the default), `v2` is DeviceV2View.
+ */
+export const deviceViewGeneration = z.enum(['v1', 'v2']).default('v1');
+export type DeviceViewGeneration = z.infer<typeof deviceViewGeneration>;
+
+export const listDevicesPayload = z.object({ approvedOnly: z.boolean().default(true), view: deviceViewGeneration });
 export const deviceIdPayload = z.object({ deviceId: id });
+/** get and approve: a device id and the shape of the answer. */
+export const deviceViewPayload = z.object({ deviceId: id, view: deviceViewGeneration });
 export const updateDevicePayload = z.object({
   deviceId: id,
   owner: text(255).optional(),
   description: text(2000).optional(),
   /** Group names; replaces the device's groups. */
   groups: z.array(text(255).trim().min(1)).max(1000).optional(),
+  /** Name → text; replaces the device's custom attributes. Checked by the directory's domain rules. */
+  custom_attributes: z.unknown().optional(),
+  view: deviceViewGeneration,
 });
+
+/** What a device reports of itself, at enrollment or later (`reportDeviceVersions`). */
+const deviceVersionFields = {
+  os_version: text(255).optional(),
+  app_identifier: text(255).optional(),
+  app_version: text(255).optional(),
+};
 export const enrollDevicePayload = z.object({
   enrollment_code: z.string().min(1).max(200),
   identifier: z.string().min(1).max(255),
   owner: text(255).default(''),
   description: text(2000).default(''),
   push_token: z.string().min(1).max(4096).nullable().default(null),
+  ...deviceVersionFields,
 });
+/** The device is the authenticated one (its secret), never a field of the body. */
+export const reportDeviceVersionsPayload = z.object({ deviceId: id, ...deviceVersionFields });
 
 export const setDevicePushTokenPayload = z.object({
   deviceId: id,
@@ -79,11 +109,18 @@ export const setDevicePushTokenPayload = z.object({
 /** FCM said the token is gone: clear it, unless the device has registered a new one since. */
 export const clearStalePushTokenPayload = z.object({ deviceId: id, pushToken: z.string().min(1).max(4096) });
 
-/** A device path parameter: its identifier, or its numeric id. */
-export const findDevicePayload = z.object({ ref: z.string().min(1).max(255) });
-/** Services' lookups (not HTTP): a device by identifier or id, a template by namespace. */
+/**
+ * A device path parameter: its identifier, or its numeric id. `includePushTokenPresent` adds
+ * `push_token_present` to the answer (DeviceWithPushTokenPresenceView): whether the device has
+ * a push token, never the token.
+ */
+export const findDevicePayload = z.object({
+  ref: z.string().min(1).max(255),
+  includePushTokenPresent: z.boolean().default(false),
+});
+/** Services' lookups (not HTTP): a device by identifier or id, a template by namespace or by id. */
 export const resolveDevicePayload = z.object({ ref: z.string().min(1).max(255) });
-export const resolveFormPayload = z.object({ namespace: z.string().min(1).max(1000) });
+export const resolveFormPayload = z.union([z.object({ namespace: z.string().min(1).max(1000) }), z.object({ formId: id })]);
 
 export const formIdPayload = z.object({ formId: id });
 /** The definition is checked in depth by the directory's domain rules. */
@@ -93,9 +130,23 @@ export const moveFormPayload = z.object({ formId: id, group: text(255).trim().mi
 
 // ---- views: the API's JSON shapes -------------------------------------------------------
 
+/** The only time the enrollment code and the API token are shown: only their hashes are kept. */
 export interface OrganizationCreatedView {
   organization: { id: number; name: string; enrollment_code: string };
   api_token: string;
+}
+
+/** An organization as the admin API lists it (`GET /admin/organizations`). */
+export interface OrganizationView {
+  id: number;
+  name: string;
+  created_at: string;
+}
+
+/** A new enrollment code, shown this once; the one before no longer enrolls. */
+export interface EnrollmentCodeView {
+  organization_id: number;
+  enrollment_code: string;
 }
 
 export interface ApiTokenView {
@@ -128,6 +179,40 @@ export interface DeviceView {
   /** Group names, comma-separated, as the real product shows them. */
   groups: string;
   custom_attributes: Record<string, string>;
+}
+
+/** What `findDevice` answers when asked `includePushTokenPresent` (the badge endpoint's answer). */
+export interface DeviceWithPushTokenPresenceView extends DeviceView {
+  push_token_present: boolean;
+}
+
+/**
+ * A device as the second generation shows it (observed-behaviour, "Later generations of the
+ * other APIs"): the versions it reported (null until it does), its groups as objects, its
+ * custom attributes. XML: underscored names, `<groups type="array"><name>…`, and
+ * `<custom_attributes type="array"><custom_attribute><key/><value/>…`.
+ */
+export interface DeviceV2View {
+  id: number;
+  identifier: string;
+  os_version: string | null;
+  app_identifier: string | null;
+  app_version: string | null;
+  organization_id: number;
+  owner: string;
+  description: string;
+  pending_approval: boolean;
+  groups: { name: string }[];
+  custom_attributes: Record<string, string>;
+}
+
+/** What a device's report of its versions answers: the device as it now reports itself. */
+export interface DeviceVersionsView {
+  id: number;
+  identifier: string;
+  os_version: string | null;
+  app_identifier: string | null;
+  app_version: string | null;
 }
 
 export interface EnrolledDeviceView {
@@ -165,16 +250,24 @@ export interface ResolvedDevice {
   id: number;
   orgId: number;
   identifier: string;
+  /** Who uses it, as the API shows it (a submission's `username`). */
+  owner: string;
   pendingApproval: boolean;
   pushToken: string | null;
+  /** The groups it is in: it may submit their forms. */
+  groupIds: number[];
 }
 
-/** A template as other services need it: its questions, to check pushed values against. */
+/** A template as other services need it: its questions, to check pushed values and answers against. */
 export interface ResolvedForm {
   id: number;
   orgId: number;
   namespace: string;
   name: string;
+  /** As the API shows it: "1.00", "1.01"… */
+  version: string;
+  /** The group it is in. */
+  groupId: number;
   questions: unknown[];
 }
 

@@ -15,7 +15,33 @@ export interface Envelope<P = unknown> {
    * over. Treat as read-only.
    */
   attachment?: Buffer;
+  /**
+   * The request's Idempotency-Key (`key`) and a hash of what the request was (`fingerprint`:
+   * method, path and body), set by the gateway on the commands of a POST carrying the header.
+   * Only the create commands' handlers read it (see @formcast/idempotency).
+   */
+  idempotency?: Idempotency;
+  /**
+   * The W3C trace context of the span that sent this message (the bus's client or producer
+   * span), so the receiver's span joins the same trace. Present only while tracing is on
+   * (see @formcast/tracing); an event keeps it in the outbox until it is published.
+   */
+  traceContext?: TraceContext;
 }
+
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
+
+export interface Idempotency {
+  key: string;
+  fingerprint: string;
+}
+
+export const idempotencySchema = z.object({ key: z.string().min(1), fingerprint: z.string().min(1) });
+
+export const traceContextSchema = z.object({ traceparent: z.string().min(1), tracestate: z.string().optional() });
 
 export const envelopeSchema = z.object({
   id: z.string().min(1),
@@ -25,12 +51,14 @@ export const envelopeSchema = z.object({
   requestId: z.string(),
   payload: z.unknown(),
   attachment: z.instanceof(Buffer).optional(),
+  idempotency: idempotencySchema.optional(),
+  traceContext: traceContextSchema.optional(),
 });
 
 export function createEnvelope<P>(
   type: string,
   payload: P,
-  context: { orgId?: number | null; requestId?: string } = {},
+  context: { orgId?: number | null; requestId?: string; idempotency?: Idempotency } = {},
   attachment?: Buffer,
 ): Envelope<P> {
   const envelope: Envelope<P> = {
@@ -42,5 +70,6 @@ export function createEnvelope<P>(
     payload,
   };
   if (attachment) envelope.attachment = attachment;
+  if (context.idempotency) envelope.idempotency = context.idempotency;
   return envelope;
 }

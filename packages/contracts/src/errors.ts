@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * Every failure that crosses a service boundary carries one of these codes. The gateway
- * maps them to HTTP statuses in one table (services/gateway/src/http/error-status.ts).
+ * Every failure that crosses a service boundary carries one of these codes, mapped to HTTP
+ * statuses in one table (`errorStatus`, below).
  */
 export const errorCodes = [
   'invalid', // the request is malformed or breaks a rule: 400
@@ -22,6 +22,25 @@ export const errorCodes = [
 export type ErrorCode = (typeof errorCodes)[number];
 
 export const errorCodeSchema = z.enum(errorCodes);
+
+/**
+ * The one place error codes become HTTP statuses: the gateway's answers, and the statuses a
+ * service reports per item where one command carries many (bulk dispatch).
+ */
+export const errorStatus: Record<ErrorCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  not_modified: 304,
+  too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  unavailable: 503,
+  timeout: 504,
+  internal: 500,
+};
 
 export interface ErrorBody {
   code: ErrorCode;

@@ -5,3 +5,6 @@ export * from './resources';
 export * from './push-events';
 export * from './push';
 export * from './notifier';
+export * from './submission-events';
+export * from './delivery';
+export * from './admin';

@@ -12,3 +12,11 @@ export const getBadgePayload = z.object({ deviceId: z.number().int().positive() 
 export interface BadgeView {
   badge: number;
 }
+
+/**
+ * The badge endpoint's JSON answer: the notifier's badge, and whether the directory knows a
+ * push token for the device (a boolean only: the token never leaves the directory for this).
+ */
+export interface DeviceBadgeView extends BadgeView {
+  push_token_present: boolean;
+}

@@ -28,8 +28,6 @@ export const oneshotEventPayload = z.object({
   name: z.string(),
   description: z.string(),
   namespace: z.string(),
-  /** The device's number of outstanding oneshots right after this change. */
-  outstandingCount: z.number().int().min(0),
 });
 
 export type OneshotEventPayload = z.infer<typeof oneshotEventPayload>;

@@ -13,9 +13,9 @@ export const heapGrowingPercent = 125;
  * 139–143). The cost is in S1's p99, full collections being more frequent: ~1.4–1.5 × A1's
  * without, 1.57–1.61 with this, 1.84–2.0 at 100 %. Same CPU a listing and pushes a second.
  *
- * Set from code, not on the command line: V8 reads it at every collection, and Node refuses
- * it in NODE_OPTIONS, which is how the image and its Kubernetes and Compose commands pass
- * flags. Every process's entry point calls this first.
+ * Set from code, not by bin/formcast-node with the other flags: V8 reads it at every
+ * collection, and setting it here also covers a process started as `node <main.js>` (tests,
+ * a debugger). Node refuses it in NODE_OPTIONS. Every process's entry point calls this first.
  */
 export function limitHeapGrowth(): void {
   setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);

@@ -6,3 +6,4 @@ export * from './parse-payload';
 export * from './secrets';
 export * from './running-service';
 export * from './heap-growth';
+export * from './all-in-order';

@@ -1,4 +1,5 @@
 import pino, { type Logger } from 'pino';
+import { activeTraceId, tracingOn, tracingRequested } from '@formcast/tracing';
 
 export type { Logger } from 'pino';
 
@@ -19,6 +20,9 @@ export const redactedPaths = [
   '*.pushToken',
   '*.file_data',
   '*.fileData',
+  '*.enrollment_code',
+  '*.enrollmentCode',
+  'enrollment_code',
   'password',
   'token',
   'api_token',
@@ -26,12 +30,20 @@ export const redactedPaths = [
   'secret',
 ];
 
+/** `traceId` on a line logged while a span is active (pino merges it into the line; a new object each time, as pino assigns into it). */
+export function traceIdMixin(): { traceId?: string } {
+  const traceId = activeTraceId();
+  return traceId ? { traceId } : {};
+}
+
+/** With tracing on (or asked for by OTEL_*), every line logged inside a span carries its trace id; otherwise no mixin runs at all. */
 export function createLogger(options: { level?: string; name?: string } = {}): Logger {
   return pino({
     level: options.level ?? 'info',
     name: options.name,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     base: { pid: process.pid },
+    ...(tracingOn() || tracingRequested() ? { mixin: traceIdMixin } : {}),
   });
 }
 

@@ -21,6 +21,23 @@ function isServiceAccountJson(value: string): boolean {
   }
 }
 
+/** A file's path; empty = unset. */
+const optionalPath = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+/** `true` or `false` (any case; empty = the default): z.coerce.boolean would take "false" for true. */
+const booleanFlag = (fallback: boolean) =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v === 'true' || v === 'false', { message: 'must be true or false' })
+    .transform((v) => (v === undefined || v === '' ? fallback : v === 'true'));
+
 /** Every setting of every process, with its environment name, default and meaning. */
 export const settingsSchema = z.object({
   /** PORT: the HTTP port of the gateway (0 picks a free one). */
@@ -30,6 +47,21 @@ export const settingsSchema = z.object({
    * answers `/healthz` and `/readyz` (0 picks a free one, logged as `healthPort`).
    */
   HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * METRICS_ENABLED: Prometheus metrics (`/metrics`: a service's HEALTH_PORT, the gateway's
+   * METRICS_PORT, embedded mode's PORT behind the admin token). `false`: nothing recorded or served.
+   */
+  METRICS_ENABLED: booleanFlag(true),
+  /** METRICS_PORT: where the gateway running alone serves `/metrics`, apart from its public PORT (0 picks a free one). */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  /**
+   * TLS_CERT_FILE and TLS_KEY_FILE: a PEM certificate (its chain after it) and its private key;
+   * set both and the gateway serves HTTPS on PORT (TLS 1.2 or newer, HTTP/1.1), taking up
+   * new files within seconds of their change without a restart. Unset: HTTP, as behind an
+   * ingress or load balancer that ends TLS.
+   */
+  TLS_CERT_FILE: optionalPath,
+  TLS_KEY_FILE: optionalPath,
   /**
    * SHUTDOWN_GRACE_MS: after SIGTERM, how long the process may take to stop taking work,
    * finish what is in flight and close before it exits anyway. Keep it below the
@@ -87,14 +119,56 @@ export const settingsSchema = z.object({
   FORM_NAMESPACE_BASE: z.string().url().default('http://formcast.local'),
   /** COMMAND_TIMEOUT_MS: how long the gateway waits for a command's reply before 504. */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** PUSH_RELEASE_INTERVAL_MS: how often the push service looks for scheduled dispatches whose time has come. */
+  PUSH_RELEASE_INTERVAL_MS: z.coerce.number().int().min(10).max(60000).default(1000),
   /** BODY_LIMIT_BYTES: the largest request body the gateway reads (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  /**
+   * REQUEST_HEADERS_TIMEOUT_MS: a request's line and headers must arrive within this
+   * time of its first byte (or of the connection's opening); past it, 408 and the
+   * connection is closed (Node's headersTimeout). Slowloris connections end here.
+   */
+  REQUEST_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(30000),
+  /**
+   * REQUEST_BODY_TIMEOUT_MS and REQUEST_BODY_MIN_BYTES_PER_SECOND: a body must arrive within
+   * REQUEST_BODY_TIMEOUT_MS plus the time its size takes at REQUEST_BODY_MIN_BYTES_PER_SECOND
+   * (its Content-Length, or the route's limit when chunked); past it, 408 and the connection
+   * is closed. Defaults: 30 s + 64 KiB/s, so 1 MiB gets 46 s, a 50 MB file's ~67 MB of Base64 ~18 min.
+   */
+  REQUEST_BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(60 * 60 * 1000).default(30000),
+  REQUEST_BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(1).default(64 * 1024),
+  /**
+   * REFUSED_BODY_DRAIN_MS: a body refused before its end (413, 401, …) is still read and
+   * dropped so the client, still sending, can read the answer: until it ends, for at most
+   * this long or until the body passed the route's limit by the limit's size, whichever
+   * comes first; then the connection is closed (nginx's lingering_time, 30 s).
+   */
+  REFUSED_BODY_DRAIN_MS: z.coerce.number().int().min(0).max(10 * 60 * 1000).default(30000),
+  /**
+   * KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this long (Node's
+   * default, 5 s). Behind a load balancer, make it longer than the balancer's idle timeout.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(5000),
   /**
    * RESOURCE_MAX_BYTES: the largest resource file, in bytes once decoded (413 above it).
    * Give the gateway and the resources service the same value. At most 100 MiB: a file
    * travels as Base64 text in one message, and its request body is read into one string.
    */
   RESOURCE_MAX_BYTES: z.coerce.number().int().min(1).max(100 * 1024 * 1024).default(50 * 1024 * 1024),
+  /**
+   * DELIVERY_ALLOW_PRIVATE_NETWORKS: `true` lets destinations reach loopback, private,
+   * link-local, unique-local and CGNAT addresses (tests, on-premises receivers). Cloud
+   * metadata, unspecified, multicast and reserved addresses stay refused either way.
+   */
+  DELIVERY_ALLOW_PRIVATE_NETWORKS: booleanFlag(false),
+  /** DELIVERY_TIMEOUT_MS: one delivery attempt, connection to the end of the answer; past it the attempt failed. */
+  DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
+  /** DELIVERY_CONCURRENCY: attempts a delivery process makes at once, all destinations together. */
+  DELIVERY_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** DELIVERY_DESTINATION_CONCURRENCY: attempts at once to one destination (a slow receiver holds no more). */
+  DELIVERY_DESTINATION_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+  /** DELIVERY_ORGANIZATION_CONCURRENCY: attempts at once for one organization, all its destinations together. */
+  DELIVERY_ORGANIZATION_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -104,7 +178,12 @@ export class SettingsError extends Error {}
 /** Reads and validates settings; throws SettingsError with one line naming the bad setting. */
 export function parseSettings(env: Record<string, string | undefined> = process.env): Settings {
   const result = settingsSchema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) {
+    const { TLS_CERT_FILE, TLS_KEY_FILE } = result.data;
+    if (TLS_CERT_FILE === undefined && TLS_KEY_FILE !== undefined) throw new SettingsError('Invalid setting TLS_CERT_FILE: must be set with TLS_KEY_FILE');
+    if (TLS_KEY_FILE === undefined && TLS_CERT_FILE !== undefined) throw new SettingsError('Invalid setting TLS_KEY_FILE: must be set with TLS_CERT_FILE');
+    return result.data;
+  }
   const issue = result.error.issues[0]!;
   throw new SettingsError(`Invalid setting ${issue.path.join('.')}: ${issue.message}`);
 }

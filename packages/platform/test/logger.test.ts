@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { redactedPaths, withoutRedaction, withRequestId } from '../src/logger';
+import { openSpan, recordSpansInMemory, SpanKind } from '@formcast/tracing';
+import { createLogger, redactedPaths, traceIdMixin, withoutRedaction, withRequestId } from '../src/logger';
 
 function captureLogger(options: pino.LoggerOptions = {}) {
   const lines: string[] = [];
@@ -19,11 +20,12 @@ describe('logger', () => {
     const { logger, lines } = captureLogger();
     logger.info({
       req: { headers: { authorization: 'Basic c2VjcmV0Ong=' } },
-      body: { api_token: 'tok-123', device_secret: 'sec-456', file_data: 'QUJD' },
+      body: { api_token: 'tok-123', device_secret: 'sec-456', file_data: 'QUJD', enrollment_code: 'enr-321' },
       token: 'tok-789',
+      enrollment_code: 'enr-654',
     });
     const line = lines.join('');
-    for (const secret of ['c2VjcmV0Ong=', 'tok-123', 'sec-456', 'QUJD', 'tok-789']) expect(line).not.toContain(secret);
+    for (const secret of ['c2VjcmV0Ong=', 'tok-123', 'sec-456', 'QUJD', 'tok-789', 'enr-321', 'enr-654']) expect(line).not.toContain(secret);
     expect(line).toContain('[redacted]');
   });
 
@@ -69,5 +71,32 @@ describe('logger', () => {
     logger.info({ token: 'tok-1' });
     expect(lines[0]).toContain('tok-1');
     expect(lines[1]).not.toContain('tok-1');
+  });
+
+  describe('trace ids', () => {
+    it('adds no mixin while tracing is off and OTEL_* asks for none', () => {
+      expect((createLogger() as unknown as Record<symbol, unknown>)[pino.symbols.mixinSym]).toBeUndefined();
+    });
+
+    it('stamps the active span’s trace id on the lines of a traced request, the access line included, and none outside a span', async () => {
+      const recorded = recordSpansInMemory();
+      try {
+        expect((createLogger() as unknown as Record<symbol, unknown>)[pino.symbols.mixinSym]).toBe(traceIdMixin);
+        const { logger, lines } = captureLogger({ mixin: traceIdMixin });
+        const request = openSpan('GET /things/:id', SpanKind.SERVER)!;
+        request.run(() => {
+          withRequestId(logger, 'req-1').info('inside');
+          withoutRedaction(logger).info({ method: 'GET', status: 200 }, 'request');
+        });
+        request.end();
+        logger.info('outside');
+        const traceId = recorded.spans()[0]!.spanContext().traceId;
+        expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+        expect(lines.map((line) => JSON.parse(line).traceId)).toEqual([traceId, traceId, undefined]);
+        expect(JSON.parse(lines[0]!).requestId).toBe('req-1');
+      } finally {
+        await recorded.stop();
+      }
+    });
   });
 });

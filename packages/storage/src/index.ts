@@ -1,5 +1,10 @@
 export * from './sqlite';
+export * from './sqlite-file-modes';
 export * from './sqlite-counter';
 export * from './mongo';
+export * from './mongo-doc';
+export * from './mongo-store';
+export * from './registered-model';
+export * from './open-store';
 export * from './sqlite-queries';
 export { sqliteCheckpointer } from './sqlite-checkpointer';

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { SqliteDatabase } from './sqlite';
+import type { SqliteDatabase } from './sqlite-types';
 
 /** How often the checkpointer moves what the WAL holds into the database files. */
 const intervalMs = 200;

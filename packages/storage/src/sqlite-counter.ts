@@ -1,4 +1,4 @@
-import type { Migration, SqliteDatabase } from './sqlite';
+import type { Migration, SqliteDatabase } from './sqlite-types';
 
 /** The table behind `nextSqliteId`: put it in a service's migrations (see `countersMigration`). */
 export const createCountersTableSql = `

@@ -1,4 +1,4 @@
-import type { SqliteDatabase, SqliteStatement } from './sqlite';
+import type { SqliteDatabase, SqliteStatement } from './sqlite-types';
 
 /**
  * What every SQLite store does with its database: transactions, and statements prepared

@@ -1,20 +1,11 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { createLogger, type Logger } from '@formcast/platform';
 import { checkpointInBackground } from './sqlite-checkpointer';
+import { prepareSqliteFile } from './sqlite-file-modes';
+import type { Migration, SqliteDatabase } from './sqlite-types';
 
-export type SqliteDatabase = BetterSqlite3.Database;
-/** A prepared statement taking positional parameters. */
-export type SqliteStatement = BetterSqlite3.Statement<unknown[], unknown>;
-
-/**
- * One schema step. `version`s are positive and strictly ascending; a database records the
- * last one applied in `PRAGMA user_version`, so released migrations must never change.
- */
-export interface Migration {
-  version: number;
-  up: string | ((db: SqliteDatabase) => void);
-}
+export type { Migration, SqliteDatabase, SqliteStatement } from './sqlite-types';
 
 const busyTimeoutMs = 5000;
 
@@ -26,15 +17,21 @@ export interface SqliteOptions {
    * 2 MiB (issue 7, S4). Reads past the cache come from the OS's page cache.
    */
   cacheKiB?: number;
+  /** Where a data file made private to its owner is reported (default: a logger of its own, named "storage"). */
+  logger?: Logger;
 }
+
+let defaultLogger: Logger | undefined;
+const storageLogger = () => (defaultLogger ??= createLogger({ name: 'storage' }));
 
 /**
  * Opens (creating it and its folder if needed) a SQLite database and brings its schema up
- * to date. `':memory:'` opens a private in-memory database.
+ * to date. `':memory:'` opens a private in-memory database. The file and its companions are
+ * 0600 in a 0700 folder: created so, tightened if found wider (see prepareSqliteFile).
  */
 export function openSqlite(file: string, migrations: Migration[], options: SqliteOptions = {}): SqliteDatabase {
   const inMemory = file === ':memory:' || file === '';
-  if (!inMemory) mkdirSync(dirname(resolve(file)), { recursive: true });
+  if (!inMemory) prepareSqliteFile(resolve(file), options.logger ?? storageLogger());
   const db = new BetterSqlite3(file);
   try {
     // First: switching to WAL waits for other processes opening the file at the same time.
@@ -112,4 +109,15 @@ function checkMigrationOrder(migrations: Migration[]): void {
 function errorMessage(error: unknown): string {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message : String(error);
+}
+
+/**
+ * A store's database: a file (created with its folder if missing) or `':memory:'` opened
+ * with `openSqlite`, or a database already opened by the caller (tests share one), brought
+ * up to date with the migrations either way.
+ */
+export function storeDatabase(database: SqliteDatabase | string, migrations: Migration[]): SqliteDatabase {
+  if (typeof database === 'string') return openSqlite(database, migrations);
+  migrateSqlite(database, migrations);
+  return database;
 }

@@ -6,7 +6,7 @@ import { openSqlite, type SqliteDatabase } from '../src';
 import { SqliteCheckpointer, sqliteCheckpointer } from '../src/sqlite-checkpointer';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storage-checkpointer-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 let fileNumber = 0;
 const newFile = () => join(dataDir, `db-${++fileNumber}.sqlite`);

@@ -36,7 +36,7 @@ describe('nextSqliteId', () => {
       expect(nextSqliteId(second, 'groups')).toBe(3);
       second.close();
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { openSqlite, SqliteQueries, type SqliteDatabase } from '../src';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storage-sqlite-queries-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 const opened: SqliteDatabase[] = [];
 afterEach(() => {

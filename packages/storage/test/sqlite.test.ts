@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { openSqlite, schemaVersion, type Migration, type SqliteDatabase } from '../src';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storage-sqlite-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 let fileNumber = 0;
 const newFile = () => join(dataDir, `nested-${++fileNumber}`, 'deeper', 'test.sqlite');
@@ -90,7 +90,9 @@ describe('migrations', () => {
     const file = newFile();
     open(file, []); // the file exists, at version 0
     // Another process (a second replica starting at the same time): takes the write lock,
-    // applies step 1, and commits a moment later.
+    // applies step 1, and commits a moment later. A timer, not a signal from here: this
+    // process is blocked inside the synchronous open() (busy_timeout) while it waits, which is
+    // what the test is about, so the other one must let go by itself.
     const other = spawn(
       process.execPath,
       [

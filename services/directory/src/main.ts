@@ -1,4 +1,4 @@
-import { runServiceAlone } from '@formcast/bus';
+import { runServiceAlone } from '@formcast/runtime';
 import { startDirectoryService } from './service';
 
 runServiceAlone('directory', startDirectoryService);

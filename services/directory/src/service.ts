@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { Bus, CommandHandler } from '@formcast/bus';
+import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
+import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import type { ServiceStarter } from '@formcast/platform';
 import { openDirectoryStore } from './store/open-directory-store';
 import { directoryCommands as commands } from '@formcast/contracts';
@@ -10,6 +11,7 @@ import { authenticateToken } from './handlers/authenticate-token';
 import { createForm } from './handlers/create-form';
 import { createGroups } from './handlers/create-groups';
 import { createOrganization } from './handlers/create-organization';
+import { listOrganizations } from './handlers/list-organizations';
 import { deleteDevice } from './handlers/delete-device';
 import { deleteForm } from './handlers/delete-form';
 import { deleteGroup } from './handlers/delete-group';
@@ -17,6 +19,7 @@ import { enrollDevice } from './handlers/enroll-device';
 import { findDevice } from './handlers/find-device';
 import { setDevicePushToken } from './handlers/set-device-push-token';
 import { clearStalePushToken } from './handlers/clear-stale-push-token';
+import { reportDeviceVersions } from './handlers/report-device-versions';
 import { resolveDevice } from './handlers/resolve-device';
 import { resolveForm } from './handlers/resolve-form';
 import { getDevice } from './handlers/get-device';
@@ -28,16 +31,17 @@ import { listForms } from './handlers/list-forms';
 import { listGroups } from './handlers/list-groups';
 import { moveForm } from './handlers/move-form';
 import { revokeApiToken } from './handlers/revoke-api-token';
+import { rotateEnrollmentCode } from './handlers/rotate-enrollment-code';
 import { updateDevice } from './handlers/update-device';
 import { updateForm } from './handlers/update-form';
 import { updateGroup } from './handlers/update-group';
 
 export const directoryServiceName = 'directory';
 
-type DirectoryCommand = (typeof commands)[keyof typeof commands];
-
-const handlers: Record<DirectoryCommand, (deps: DirectoryDeps) => CommandHandler> = {
+const handlers: CommandHandlers<typeof commands, DirectoryDeps> = {
   [commands.createOrganization]: createOrganization,
+  [commands.listOrganizations]: listOrganizations,
+  [commands.rotateEnrollmentCode]: rotateEnrollmentCode,
   [commands.issueApiToken]: issueApiToken,
   [commands.listApiTokens]: listApiTokens,
   [commands.revokeApiToken]: revokeApiToken,
@@ -53,6 +57,7 @@ const handlers: Record<DirectoryCommand, (deps: DirectoryDeps) => CommandHandler
   [commands.deleteDevice]: deleteDevice,
   [commands.approveDevice]: approveDevice,
   [commands.enrollDevice]: enrollDevice,
+  [commands.reportDeviceVersions]: reportDeviceVersions,
   [commands.findDevice]: findDevice,
   [commands.setDevicePushToken]: setDevicePushToken,
   [commands.clearStalePushToken]: clearStalePushToken,
@@ -66,11 +71,15 @@ const handlers: Record<DirectoryCommand, (deps: DirectoryDeps) => CommandHandler
   [commands.moveForm]: moveForm,
 };
 
-/** Serves every directory command on the bus from the given store. */
-export function registerDirectoryService(bus: Bus, deps: DirectoryDeps): void {
-  for (const [type, makeHandler] of Object.entries(handlers)) {
-    bus.handleCommand(directoryServiceName, type, makeHandler(deps));
-  }
+/**
+ * The creates that answer once per Idempotency-Key. Not enrollment: a device enrolls with no
+ * organization's token, and its request is not a POST of the API.
+ */
+const idempotentCommands = [commands.createGroups, commands.createForm];
+
+/** Serves every directory command on the bus from the given store (and Idempotency-Keys from `idempotencyKeys`). */
+export function registerDirectoryService(bus: Bus, deps: DirectoryDeps, idempotencyKeys?: IdempotencyStore): void {
+  registerServiceHandlers(bus, directoryServiceName, deps, { commands: withIdempotencyKeys(handlers, idempotentCommands, idempotencyKeys) });
 }
 
 /** The directory on its settings' store: what embedded mode and main.ts start. */
@@ -79,6 +88,18 @@ export const startDirectoryService: ServiceStarter<Bus> = async ({ bus, settings
     mongoUrl: settings.MONGO_URL,
     sqliteFile: join(settings.DATA_DIR, 'directory.sqlite'),
   });
-  registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE, bus, logger });
-  return { name: directoryServiceName, ping: () => store.ping(), stop: () => store.close() };
+  const idempotencyKeys = await openIdempotencyStore({
+    mongoUrl: settings.MONGO_URL,
+    mongoDbName: 'directory',
+    sqliteFile: join(settings.DATA_DIR, 'directory-idempotency.sqlite'),
+  });
+  registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE, bus, logger }, idempotencyKeys);
+  return {
+    name: directoryServiceName,
+    ping: () => store.ping(),
+    stop: async () => {
+      await store.close();
+      await idempotencyKeys.close();
+    },
+  };
 };

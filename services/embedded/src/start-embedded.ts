@@ -1,12 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { createBus, type Bus } from '@formcast/bus';
-import { closeServer, createGatewayApp, listenOn } from '@formcast/gateway';
+import { configureMetrics } from '@formcast/metrics';
+import { closeServer, createGatewayApp, httpTimeouts, listenOn, tlsFilesOf } from '@formcast/gateway';
 import { describeAdapters, Lifecycle, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
 import { resolveAdminToken } from './admin-token';
 import { serviceStarters } from './service-starters';
 
 export interface EmbeddedSystem {
   port: number;
+  /** `https` when TLS_CERT_FILE and TLS_KEY_FILE are set. */
+  protocol: 'http' | 'https';
   adminToken: string;
   lifecycle: Lifecycle;
   stop(): Promise<void>;
@@ -20,6 +23,7 @@ export async function startEmbedded(
 ): Promise<EmbeddedSystem> {
   const lifecycle = new Lifecycle(logger);
   const adminToken = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
+  configureMetrics({ enabled: settings.METRICS_ENABLED });
 
   const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'formcast', prefix: settings.AMQP_PREFIX });
   const services: RunningService[] = [];
@@ -39,17 +43,22 @@ export async function startEmbedded(
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
+    timeouts: httpTimeouts(settings),
+    // One port in embedded mode: /metrics on it, behind the admin token as /admin is.
+    metrics: { record: settings.METRICS_ENABLED, serveWithAdminToken: settings.METRICS_ENABLED },
     isReady: async () => {
       await Promise.all(services.map((service) => service.ping()));
       return true;
     },
   });
-  const server = await listenOn(app, settings.PORT).catch(async (error: unknown) => {
+  const tlsFiles = tlsFilesOf(settings);
+  const protocol = tlsFiles ? 'https' : 'http';
+  const server = await listenOn(app, settings.PORT, httpTimeouts(settings), tlsFiles && { files: tlsFiles, logger }).catch(async (error: unknown) => {
     await lifecycle.stop(); // what started so far, so a failed start leaves nothing running
     throw error;
   });
   lifecycle.onStop('http server', () => closeServer(server));
   const port = (server.address() as AddressInfo).port;
-  logger.info({ port, adapters: describeAdapters(settings) }, 'formcast is listening');
-  return { port, adminToken, lifecycle, stop: () => lifecycle.stop() };
+  logger.info({ port, protocol, adapters: describeAdapters(settings) }, 'formcast is listening');
+  return { port, protocol, adminToken, lifecycle, stop: () => lifecycle.stop() };
 }

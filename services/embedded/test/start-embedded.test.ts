@@ -14,7 +14,7 @@ describe('embedded mode', () => {
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'formcast-embedded-'));
   });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
   const settings = () => parseSettings({ PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
 

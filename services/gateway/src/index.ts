@@ -1,2 +1,4 @@
 export { createGatewayApp, type GatewayOptions } from './http/create-app';
-export { closeServer, listenOn } from './http/listen';
+export { httpTimeouts, type HttpTimeouts } from './http/http-timeouts';
+export { closeServer, createGatewayServer, listenOn, type GatewayTls } from './http/listen';
+export { tlsFilesOf, type TlsFiles } from './http/tls-files';

@@ -1,8 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { createBus } from '@formcast/bus';
+import { configureMetrics, startMetricsServer } from '@formcast/metrics';
 import { createLogger, Lifecycle, limitHeapGrowth, loadSettingsOrExit } from '@formcast/platform';
+import { startTracingOrExit } from '@formcast/tracing';
 import { createGatewayApp } from './http/create-app';
+import { httpTimeouts } from './http/http-timeouts';
 import { closeServer, listenOn } from './http/listen';
+import { tlsFilesOf } from './http/tls-files';
 
 /** The gateway alone (distributed mode): HTTP in, commands out over RabbitMQ. */
 async function main(): Promise<void> {
@@ -15,6 +19,18 @@ async function main(): Promise<void> {
   }
   const lifecycle = new Lifecycle(logger);
   lifecycle.installProcessHandlers({ graceMs: settings.SHUTDOWN_GRACE_MS });
+  // Before the app is made: its request spans are registered only while tracing is on.
+  const tracing = startTracingOrExit('formcast-gateway');
+  if (tracing) lifecycle.onStop('traces', () => tracing.stop());
+  configureMetrics({ enabled: settings.METRICS_ENABLED });
+  if (settings.METRICS_ENABLED) {
+    // A port of its own: the public Service exposes PORT only, Prometheus scrapes this one.
+    const metrics = await startMetricsServer(settings.METRICS_PORT).catch((error: unknown) => {
+      throw new Error(`Cannot serve /metrics on METRICS_PORT ${settings.METRICS_PORT}: ${(error as Error).message}`);
+    });
+    lifecycle.onStop('metrics endpoint', () => metrics.close());
+    logger.info({ metricsPort: metrics.port }, 'metrics listening');
+  }
   const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'gateway', prefix: settings.AMQP_PREFIX });
   await bus.start();
   lifecycle.onStop('bus', () => bus.close());
@@ -25,13 +41,16 @@ async function main(): Promise<void> {
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
+    timeouts: httpTimeouts(settings),
   });
-  const server = await listenOn(app, settings.PORT).catch(async (error: unknown) => {
+  const tlsFiles = tlsFilesOf(settings);
+  const tls = tlsFiles && { files: tlsFiles, logger };
+  const server = await listenOn(app, settings.PORT, httpTimeouts(settings), tls).catch(async (error: unknown) => {
     await lifecycle.stop();
     throw error;
   });
   lifecycle.onStop('http server', () => closeServer(server));
-  logger.info({ port: (server.address() as AddressInfo).port }, 'gateway listening');
+  logger.info({ port: (server.address() as AddressInfo).port, protocol: tls ? 'https' : 'http' }, 'gateway listening');
 }
 
 main().catch((error: unknown) => {

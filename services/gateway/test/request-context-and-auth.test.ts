@@ -29,7 +29,8 @@ describe('the gateway: access log, request ids and API token authentication', ()
   let server: Server;
   let origin: string;
   let authentications: string[];
-  let pushSlowly = false;
+  /** While set, the push service answers only once it resolves: past the gateway's command timeout. */
+  let pushHeldUntil: Promise<void> | undefined;
 
   beforeAll(async () => {
     lines = [];
@@ -50,7 +51,7 @@ describe('the gateway: access log, request ids and API token authentication', ()
       return { orgId };
     });
     bus.handleCommand('push', pushCommands.createOneshot, async (command) => {
-      if (pushSlowly) await new Promise((resolve) => setTimeout(resolve, 300));
+      await pushHeldUntil;
       return { id: 1, namespace: `ns-of-org-${command.orgId}`, name: 'Inspection' };
     });
     await bus.start();
@@ -70,7 +71,7 @@ describe('the gateway: access log, request ids and API token authentication', ()
   beforeEach(() => {
     lines.length = 0;
     authentications = [];
-    pushSlowly = false;
+    pushHeldUntil = undefined;
   });
 
   /** One keep-alive connection for every request made with it, as an integrator's client keeps one. */
@@ -154,14 +155,16 @@ describe('the gateway: access log, request ids and API token authentication', ()
 
   it("stamps the request id on the request's other lines", async () => {
     const client = connection();
+    let releasePush = () => {};
+    pushHeldUntil = new Promise((resolve) => (releasePush = resolve));
     try {
-      pushSlowly = true;
       const answer = await client.push(basic('token-of-org-7'), { 'x-request-id': 'slow-one' });
       expect(answer.status).toBe(504);
       await waitFor(() => accessLines().length === 1);
       const failed = lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'request failed');
       expect(failed).toMatchObject({ requestId: 'slow-one', code: 'timeout', level: 40 });
     } finally {
+      releasePush();
       client.close();
     }
   });

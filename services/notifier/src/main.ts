@@ -1,4 +1,4 @@
-import { runServiceAlone } from '@formcast/bus';
+import { runServiceAlone } from '@formcast/runtime';
 import { notifierPrefetch, startNotifierService } from './service';
 
 runServiceAlone('notifier', startNotifierService, { prefetch: notifierPrefetch });

@@ -43,7 +43,6 @@ const created = (orgId: number, deviceId: number, oneshotId: number) =>
       name: 'Inspection',
       description: '',
       namespace: 'http://formcast.local/xforms/t',
-      outstandingCount: 1,
     },
     { orgId },
   );
@@ -61,7 +60,7 @@ describe('startNotifier: adapters from the settings', () => {
     await bus.close();
     await notifier?.stop();
     notifier = undefined;
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
 
   const badgeOf = async (orgId: number, deviceId: number) =>

@@ -1,4 +1,4 @@
-import { runServiceAlone } from '@formcast/bus';
+import { runServiceAlone } from '@formcast/runtime';
 import { startPushService } from './service';
 
 runServiceAlone('push', startPushService);

@@ -1,27 +1,42 @@
 import { join } from 'node:path';
-import type { Bus, CommandHandler, EventHandler } from '@formcast/bus';
+import { registerServiceHandlers, type Bus, type CommandHandlers, type EventHandler } from '@formcast/bus';
 import { directoryEvents, pushCommands as commands } from '@formcast/contracts';
+import { idempotent } from '@formcast/idempotency';
 import type { ServiceStarter } from '@formcast/platform';
 import { DirectoryLookup } from './directory-cache/directory-lookup';
+import { createDispatches } from './handlers/create-dispatches';
 import { createOneshot } from './handlers/create-oneshot';
 import type { PushDeps } from './handlers/deps';
 import { deviceGetOneshot } from './handlers/device-get-oneshot';
 import { deviceListOneshots } from './handlers/device-list-oneshots';
 import { deviceSubmitOneshot } from './handlers/device-submit-oneshot';
+import { getDispatch } from './handlers/get-dispatch';
+import { getSubmission } from './handlers/get-submission';
+import { listDeviceDispatches } from './handlers/list-device-dispatches';
+import { listOrganizationDispatches } from './handlers/list-organization-dispatches';
+import { revokeDispatch } from './handlers/revoke-dispatch';
 import { deviceChanged, formChanged } from './handlers/directory-changed';
 import { listDeviceOneshots } from './handlers/list-device-oneshots';
+import { listFormSubmissions } from './handlers/list-form-submissions';
 import { listOrganizationOneshots } from './handlers/list-organization-oneshots';
 import { revokeAllOneshots } from './handlers/revoke-all-oneshots';
 import { revokeOneshot } from './handlers/revoke-oneshot';
+import { submitForm } from './handlers/submit-form';
 import { updateOneshot } from './handlers/update-oneshot';
 import { OutboxRelay } from './outbox/outbox-relay';
+import { DispatchRelease } from './release/dispatch-release';
 import { openPushStore } from './store/open-push-store';
 
 export const pushServiceName = 'push';
 
-type PushCommand = (typeof commands)[keyof typeof commands];
-
-const commandHandlers: Record<PushCommand, (deps: PushDeps) => CommandHandler> = {
+/**
+ * The creates answer once per Idempotency-Key, from the keys of the push store: a dispatch
+ * records its key with the oneshot, in one transaction (see createOneshot); a bulk request's
+ * key, for the whole request, is claimed before and completed after (`idempotent`), and a
+ * claim left by a process that died runs again under the first command's id, whose items the
+ * store's applied commands answer.
+ */
+const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.createOneshot]: createOneshot,
   [commands.updateOneshot]: updateOneshot,
   [commands.listDeviceOneshots]: listDeviceOneshots,
@@ -31,6 +46,14 @@ const commandHandlers: Record<PushCommand, (deps: PushDeps) => CommandHandler> =
   [commands.deviceListOneshots]: deviceListOneshots,
   [commands.deviceGetOneshot]: deviceGetOneshot,
   [commands.deviceSubmitOneshot]: deviceSubmitOneshot,
+  [commands.submitForm]: submitForm,
+  [commands.listFormSubmissions]: listFormSubmissions,
+  [commands.createDispatches]: (deps) => idempotent(deps.store.keys, createDispatches(deps)),
+  [commands.listDeviceDispatches]: listDeviceDispatches,
+  [commands.listOrganizationDispatches]: listOrganizationDispatches,
+  [commands.getDispatch]: getDispatch,
+  [commands.revokeDispatch]: revokeDispatch,
+  [commands.getSubmission]: getSubmission,
 };
 
 const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {
@@ -39,26 +62,41 @@ const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {
 };
 
 export function registerPushService(bus: Bus, deps: PushDeps): void {
-  for (const [type, make] of Object.entries(commandHandlers)) bus.handleCommand(pushServiceName, type, make(deps));
-  for (const [type, make] of Object.entries(eventHandlers)) bus.subscribe(pushServiceName, type, make(deps));
+  registerServiceHandlers(bus, pushServiceName, deps, { commands: commandHandlers, events: eventHandlers });
 }
 
 /** How long a cached device or template may be used without the directory's word. */
 const directoryCacheTtlMs = 10_000;
 
-/** The push service on its settings' store, with its outbox relay: what embedded mode and main.ts start. */
-export const startPushService: ServiceStarter<Bus> = async ({ bus, settings, logger }) => {
-  const store = await openPushStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'push.sqlite') });
-  const relay = new OutboxRelay(store, bus, logger.child({ component: 'push-outbox' }));
-  const directory = new DirectoryLookup(bus, { ttlMs: directoryCacheTtlMs, timeoutMs: settings.COMMAND_TIMEOUT_MS });
-  registerPushService(bus, { store, directory, eventsWritten: () => relay.wake() });
-  relay.start();
-  return {
-    name: pushServiceName,
-    ping: () => store.ping(),
-    stop: async () => {
-      await relay.stop();
-      await store.close();
-    },
+/**
+ * The push service on its settings' store, with its outbox relay and the release of
+ * scheduled dispatches. `clock`: the time for what compares with scheduled times (tests
+ * give their own); the system clock unless given.
+ */
+export function pushServiceStarter(options: { clock?: () => Date } = {}): ServiceStarter<Bus> {
+  return async ({ bus, settings, logger }) => {
+    const store = await openPushStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'push.sqlite') });
+    const relay = new OutboxRelay(store, bus, logger.child({ component: 'push-outbox' }));
+    const directory = new DirectoryLookup(bus, { ttlMs: directoryCacheTtlMs, timeoutMs: settings.COMMAND_TIMEOUT_MS });
+    const eventsWritten = () => relay.wake();
+    const release = new DispatchRelease(store, directory, eventsWritten, logger.child({ component: 'push-release' }), {
+      intervalMs: settings.PUSH_RELEASE_INTERVAL_MS,
+      clock: options.clock,
+    });
+    registerPushService(bus, { store, directory, eventsWritten, clock: options.clock });
+    relay.start();
+    release.start();
+    return {
+      name: pushServiceName,
+      ping: () => store.ping(),
+      stop: async () => {
+        await release.stop();
+        await relay.stop();
+        await store.close();
+      },
+    };
   };
-};
+}
+
+/** The push service as embedded mode and main.ts start it. */
+export const startPushService: ServiceStarter<Bus> = pushServiceStarter();

@@ -4,34 +4,47 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AmqpBus, InProcessBus, type Bus } from '@formcast/bus';
 import { pushEvents, type Envelope, type OneshotEventPayload } from '@formcast/contracts';
+import { parseExposition, renderMetrics, sampleValue } from '@formcast/metrics';
 import { createLogger } from '@formcast/platform';
 import { deleteTestTopology, uniqueName, waitFor } from '@formcast/testing';
 import { oneshotEvent } from '../src/domain/oneshot-events';
+import { newOneshot as buildOneshot, revokedOneshot } from '../src/domain/oneshot-lifecycle';
+import type { NewOneshot, Oneshot } from '../src/domain/records';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { SqlitePushStore } from '../src/store/sqlite-push-store';
-import type { NewOneshot } from '../src/store/push-store';
 
 const logger = createLogger({ level: 'silent' });
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
-const newOneshot = (deviceId: number): NewOneshot => ({
-  orgId: 1,
-  deviceId,
-  deviceIdentifier: `Android_${deviceId}`,
-  formId: 1,
-  templateNamespace: 'http://x/xforms/1',
-  namespace: `http://x/xforms/1?${deviceId}`,
-  name: 'Form',
-  description: '',
-  payload: {},
-});
+const now = () => new Date().toISOString();
+
+const newOneshot = (deviceId: number): NewOneshot =>
+  buildOneshot(
+    {
+      orgId: 1,
+      deviceId,
+      deviceIdentifier: `Android_${deviceId}`,
+      formId: 1,
+      templateNamespace: 'http://x/xforms/1',
+      namespace: `http://x/xforms/1?${deviceId}`,
+      name: 'Form',
+      description: '',
+      payload: {},
+      formVersion: '1.00',
+      scheduledAt: null,
+      location: null,
+      address: null,
+      geofenceRadius: null,
+    },
+    now(),
+  );
 
 describe('outbox relay', () => {
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'formcast-outbox-'));
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
   function collect(bus: Bus, service: string): Envelope<OneshotEventPayload>[] {
     const seen: Envelope<OneshotEventPayload>[] = [];
@@ -48,7 +61,8 @@ describe('outbox relay', () => {
     // The first process: the write commits with its outbox row, then the process is gone.
     const dying = new SqlitePushStore(file);
     const created = await dying.create(newOneshot(7), oneshotEvent(pushEvents.oneshotCreated, 'tok', 'req-1'), randomUUID());
-    await dying.revoke(1, 7, created.id, oneshotEvent(pushEvents.oneshotRevoked, 'tok', 'req-2'), randomUUID());
+    const revoke = (current: Oneshot | null) => revokedOneshot(current, { oneshotId: created.id, deviceId: 7 }, now());
+    await dying.change(1, created.id, revoke, oneshotEvent(pushEvents.oneshotRevoked, 'tok', 'req-2'), randomUUID());
     await dying.close();
 
     const prefix = uniqueName('outbox');
@@ -62,9 +76,9 @@ describe('outbox relay', () => {
     try {
       relay.start();
       await waitFor(() => seen.length === 2, { timeoutMs: 10000 });
-      expect(seen.map((e) => [e.type, e.payload.oneshotId, e.payload.outstandingCount])).toEqual([
-        [pushEvents.oneshotCreated, created.id, 1],
-        [pushEvents.oneshotRevoked, created.id, 0],
+      expect(seen.map((e) => [e.type, e.payload.oneshotId])).toEqual([
+        [pushEvents.oneshotCreated, created.id],
+        [pushEvents.oneshotRevoked, created.id],
       ]);
       await waitFor(async () => (await store.unpublishedEvents(10)).length === 0, { timeoutMs: 5000 });
     } finally {
@@ -94,6 +108,36 @@ describe('outbox relay', () => {
       await waitFor(() => seen.length === 3, { timeoutMs: 5000 });
       expect(seen.map((e) => e.payload.deviceId)).toEqual([1, 2, 3]);
       expect(await store.unpublishedEvents(10)).toEqual([]);
+    } finally {
+      await relay.stop();
+      await store.close();
+      await bus.close();
+    }
+  });
+
+  it('shows its backlog and the age of its oldest event in the metrics while it runs', async () => {
+    const gauges = async () => {
+      const samples = parseExposition((await renderMetrics()).body);
+      return { backlog: sampleValue(samples, 'formcast_outbox_backlog'), age: sampleValue(samples, 'formcast_outbox_oldest_age_seconds') };
+    };
+    const store = new SqlitePushStore(join(dir, 'push.sqlite'));
+    const bus = new InProcessBus();
+    collect(bus, 'listener');
+    const relay = new OutboxRelay(store, bus, logger, { pollMs: 20, retryMs: 10 });
+    try {
+      relay.start();
+      const writtenAt = Date.now();
+      for (const device of [1, 2, 3]) {
+        await store.create(newOneshot(device), oneshotEvent(pushEvents.oneshotCreated, null, 'r'), randomUUID());
+      }
+      // The bus is not started: nothing can be published.
+      await waitFor(async () => (await gauges()).backlog === 3, { timeoutMs: 5000, description: 'a backlog of 3' });
+      await waitFor(async () => (await gauges()).age >= 0.5, { timeoutMs: 5000, description: 'the oldest event aging' });
+      expect((await gauges()).age).toBeLessThanOrEqual((Date.now() - writtenAt) / 1000 + 1);
+
+      await bus.start();
+      await waitFor(async () => (await gauges()).backlog === 0, { timeoutMs: 5000, description: 'the backlog published' });
+      expect((await gauges()).age).toBe(0);
     } finally {
       await relay.stop();
       await store.close();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import type { Bus, CommandHandler } from '@formcast/bus';
+import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
 import { resourceCommands as commands } from '@formcast/contracts';
+import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import type { ServiceStarter } from '@formcast/platform';
 import type { ResourcesDeps } from './handlers/deps';
 import { createResource } from './handlers/create-resource';
@@ -13,9 +14,7 @@ import { openResourceStore } from './store/open-resource-store';
 
 export const resourcesServiceName = 'resources';
 
-type ResourceCommand = (typeof commands)[keyof typeof commands];
-
-const handlers: Record<ResourceCommand, (deps: ResourcesDeps) => CommandHandler> = {
+const handlers: CommandHandlers<typeof commands, ResourcesDeps> = {
   [commands.listResources]: listResources,
   [commands.describeResource]: describeResource,
   [commands.downloadResource]: downloadResource,
@@ -24,11 +23,12 @@ const handlers: Record<ResourceCommand, (deps: ResourcesDeps) => CommandHandler>
   [commands.deleteResource]: deleteResource,
 };
 
-/** Serves every resources command on the bus from the given store. */
-export function registerResourcesService(bus: Bus, deps: ResourcesDeps): void {
-  for (const [type, makeHandler] of Object.entries(handlers)) {
-    bus.handleCommand(resourcesServiceName, type, makeHandler(deps));
-  }
+/** The creates that answer once per Idempotency-Key. */
+const idempotentCommands = [commands.createResource];
+
+/** Serves every resources command on the bus from the given store (and Idempotency-Keys from `idempotencyKeys`). */
+export function registerResourcesService(bus: Bus, deps: ResourcesDeps, idempotencyKeys?: IdempotencyStore): void {
+  registerServiceHandlers(bus, resourcesServiceName, deps, { commands: withIdempotencyKeys(handlers, idempotentCommands, idempotencyKeys) });
 }
 
 /** The resources service on its settings' store: what embedded mode and main.ts start. */
@@ -37,6 +37,18 @@ export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings
     mongoUrl: settings.MONGO_URL,
     sqliteFile: join(settings.DATA_DIR, 'resources.sqlite'),
   });
-  registerResourcesService(bus, { store, fileRules: { maxFileBytes: settings.RESOURCE_MAX_BYTES } });
-  return { name: resourcesServiceName, ping: () => store.ping(), stop: () => store.close() };
+  const idempotencyKeys = await openIdempotencyStore({
+    mongoUrl: settings.MONGO_URL,
+    mongoDbName: 'resources',
+    sqliteFile: join(settings.DATA_DIR, 'resources-idempotency.sqlite'),
+  });
+  registerResourcesService(bus, { store, fileRules: { maxFileBytes: settings.RESOURCE_MAX_BYTES } }, idempotencyKeys);
+  return {
+    name: resourcesServiceName,
+    ping: () => store.ping(),
+    stop: async () => {
+      await store.close();
+      await idempotencyKeys.close();
+    },
+  };
 };

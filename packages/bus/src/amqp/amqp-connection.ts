@@ -1,9 +1,7 @@
 import type { Logger } from '@formcast/platform';
 import { connect, type ChannelModel, type RecoveringChannelModel } from 'amqplib';
 import type { ConnectionChannel } from './managed-channel';
-import { coalesceWrites } from './coalesce-writes';
-import { assembleContent } from './content-assembly';
-import { sendContentInPlace } from './content-frames-in-place';
+import { patchAmqplib } from './patch-amqplib';
 
 export interface AmqpConnectionOptions {
   url: string;
@@ -88,9 +86,7 @@ export class AmqpConnection {
   }
 
   private async setUp(model: ChannelModel): Promise<void> {
-    coalesceWrites(model);
-    assembleContent(model);
-    sendContentInPlace(model);
+    patchAmqplib(model, this.logger);
     // Until recovery binds its own listeners, a connection error here would be unhandled.
     model.on('error', (err: Error) => this.logger.warn({ err }, 'broker connection error during setup'));
     try {

@@ -1,88 +1,27 @@
 import type { Reply } from '@formcast/contracts';
 import { AppError, type Logger } from '@formcast/platform';
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { envelopeOfMessage, replyAsAmqpMessage } from './amqp-envelope';
-import type { InFlight } from '../in-flight';
 import { logHandlerFailure, messageFields } from '../log-fields';
 import type { CommandHandler } from '../port';
 import { encodeReply, replyWithError, replyWithValue } from '../reply-codec';
 import { DrainGate } from './drain-gate';
-import { ManagedChannel } from './managed-channel';
+import { QueueConsumer, type QueueConsumerDeps } from './queue-consumer';
 import { ack } from './settle-message';
-import { declareCommandQueue, type Topology } from './topology';
-
-export interface CommandServerDeps {
-  logger: Logger;
-  topology: Topology;
-  prefetch: number;
-  /** Where running handlers are tracked, so close() can wait for them. */
-  inFlight: InFlight;
-}
 
 /**
  * Serves one service's command queue (competing consumers across replicas). The command is
  * acknowledged after its reply is sent, so a replica that dies mid-command leaves it to
  * another one; the message's expiration bounds how late that can happen.
  */
-export class AmqpCommandServer {
-  readonly channel: ManagedChannel;
-  private readonly handlers = new Map<string, CommandHandler>();
-  private readonly queue: string;
-  private readonly logger: Logger;
+export class AmqpCommandServer extends QueueConsumer<CommandHandler> {
   private readonly gate = new DrainGate();
-  private consumerTag: string | null = null;
-  private stopped = false;
 
-  constructor(
-    private readonly service: string,
-    private readonly deps: CommandServerDeps,
-  ) {
-    this.queue = deps.topology.commandQueue(service);
-    this.logger = deps.logger.child({ service });
-    this.channel = new ManagedChannel({
-      name: `${service}-commands`,
-      open: (model: ChannelModel) => model.createChannel(),
-      setup: (channel) => this.setUp(channel),
-      logger: this.logger,
-    });
+  constructor(service: string, deps: QueueConsumerDeps) {
+    super(service, deps, 'command');
   }
 
-  /** Serves `type` from now on; binds it at once when the channel is open. */
-  async add(type: string, handler: CommandHandler): Promise<void> {
-    this.handlers.set(type, handler);
-    await this.channel.current?.bindQueue(this.queue, this.deps.topology.commandExchange, type);
-  }
-
-  hasHandlerFor(type: string): boolean {
-    return this.handlers.has(type);
-  }
-
-  async stopConsuming(): Promise<void> {
-    this.stopped = true;
-    const channel = this.channel.current;
-    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
-    this.consumerTag = null;
-  }
-
-  private async setUp(channel: Channel): Promise<void> {
-    await channel.prefetch(this.deps.prefetch);
-    await declareCommandQueue(channel, this.deps.topology, this.service, this.handlers.keys());
-    if (this.stopped) return;
-    const { consumerTag } = await channel.consume(this.queue, (message) => this.onMessage(channel, message));
-    this.consumerTag = consumerTag;
-  }
-
-  private onMessage(channel: Channel, message: ConsumeMessage | null): void {
-    if (!message) {
-      // The broker cancelled the consumer (its queue was deleted): reopening re-declares it.
-      this.logger.warn('command consumer cancelled by the broker');
-      void channel.close().catch(() => undefined);
-      return;
-    }
-    void this.deps.inFlight.track(this.serve(channel, message));
-  }
-
-  private async serve(channel: Channel, message: ConsumeMessage): Promise<void> {
+  protected override async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
     const reply = await this.replyTo(message);
     const { replyTo, correlationId } = message.properties;
     if (replyTo) {

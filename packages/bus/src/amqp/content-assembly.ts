@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { ChannelModel } from 'amqplib';
+import { isFunction, type AmqplibPatch } from './amqplib-patch';
 import { frameEndOctet, frameHeaderBytes, frameTypeBody, frameTypeHeader } from './amqp-frames';
 
 /** An AMQP frame as amqplib's `decodeFrame` takes it. */
@@ -12,7 +12,6 @@ export interface RawFrame {
 }
 
 type DecodeFrame = (frame: RawFrame) => unknown;
-
 
 /**
  * Reads AMQP frames from a stream of chunks, and hands a message's content over as one body
@@ -148,40 +147,45 @@ interface FrameParts {
 }
 
 interface AmqplibConnection {
-  stream?: Readable;
-  rest?: Buffer;
-  maxFrameSize?: number;
-  recvFrame?: () => unknown;
+  stream: Readable;
+  rest: Buffer;
+  maxFrameSize: number;
+  recvFrame: () => unknown;
   /** Set on every read; the heartbeat gives up on a server it has not heard from in two beats. */
-  recvSinceLastCheck?: boolean;
+  recvSinceLastCheck: boolean;
 }
-
-const assembled = new WeakSet<object>();
 
 /**
- * Makes the connection of `model` read its frames with a ContentAssemblingReader. Reaches into
- * amqplib (`connection.recvFrame`, `.rest`, `.recvSinceLastCheck`, `amqplib/lib/frame`'s `decodeFrame`); when
- * a version has none of these, nothing changes. Call it right after the connection opened, before any
- * channel receives content.
+ * Makes the connection read its frames with a ContentAssemblingReader. Reaches into amqplib
+ * (`connection.recvFrame`, `.stream`, `.rest`, `.maxFrameSize`, `.recvSinceLastCheck`, and
+ * `decodeFrame` from `amqplib/lib/frame.js`). Apply it right after the connection opened,
+ * before any channel receives content.
  */
-export function assembleContent(model: ChannelModel): void {
-  const connection = (model as unknown as { connection?: AmqplibConnection }).connection;
-  const decodeFrame = amqplibDecodeFrame();
-  if (!connection || !decodeFrame || typeof connection.recvFrame !== 'function' || !connection.stream || assembled.has(connection)) return;
-  assembled.add(connection);
-  const stream = connection.stream;
-  const reader = new ContentAssemblingReader(decodeFrame, () => connection.maxFrameSize ?? 0, connection.rest, () => {
-    connection.recvSinceLastCheck = true;
-  });
-  connection.rest = Buffer.alloc(0);
-  connection.recvFrame = () => reader.next(stream);
-}
+export const contentAssembly: AmqplibPatch<AmqplibConnection> = {
+  name: 'content-assembly',
+  requirements: (connection) => [
+    [isFunction(connection.recvFrame), '`connection.recvFrame` is not a function'],
+    [isFunction((connection.stream as Readable | undefined)?.read), '`connection.stream` is not a readable stream'],
+    [Buffer.isBuffer(connection.rest), '`connection.rest` is not a Buffer'],
+    [typeof connection.maxFrameSize === 'number', '`connection.maxFrameSize` is not a number'],
+    [typeof connection.recvSinceLastCheck === 'boolean', '`connection.recvSinceLastCheck` is not a boolean'],
+    [amqplibDecodeFrame() !== undefined, '`amqplib/lib/frame.js` exports no `decodeFrame` function'],
+  ],
+  apply: (connection) => {
+    const stream = connection.stream;
+    const reader = new ContentAssemblingReader(amqplibDecodeFrame()!, () => connection.maxFrameSize, connection.rest, () => {
+      connection.recvSinceLastCheck = true;
+    });
+    connection.rest = Buffer.alloc(0);
+    connection.recvFrame = () => reader.next(stream);
+  },
+};
 
 function amqplibDecodeFrame(): DecodeFrame | undefined {
   try {
     // `amqplib/lib/frame` is not among the package's exports: required by its path.
     const frame = require(join(dirname(require.resolve('amqplib')), 'lib', 'frame.js')) as { decodeFrame?: unknown };
-    return typeof frame.decodeFrame === 'function' ? (frame.decodeFrame as DecodeFrame) : undefined;
+    return isFunction(frame.decodeFrame) ? (frame.decodeFrame as DecodeFrame) : undefined;
   } catch {
     return undefined;
   }

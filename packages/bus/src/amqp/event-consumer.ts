@@ -1,23 +1,17 @@
 import type { Envelope } from '@formcast/contracts';
 import type { Logger } from '@formcast/platform';
-import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { delay, retryDelayAfter, type ResolvedBusOptions } from '../bus-options';
 import { envelopeOfMessage } from './amqp-envelope';
-import type { InFlight } from '../in-flight';
 import { logHandlerFailure, messageFields } from '../log-fields';
 import type { EventHandler } from '../port';
 import type { AmqpEventPublisher } from './event-publisher';
-import { ManagedChannel } from './managed-channel';
+import { QueueConsumer, type QueueConsumerDeps } from './queue-consumer';
 import { ack, deadLetter, requeue } from './settle-message';
-import { attemptsHeader, declareEventQueue, type Topology } from './topology';
+import { attemptsHeader } from './topology';
 
-export interface EventConsumerDeps {
-  logger: Logger;
-  topology: Topology;
-  prefetch: number;
+export interface EventConsumerDeps extends QueueConsumerDeps {
   options: ResolvedBusOptions;
-  /** Where running handlers are tracked, so close() can wait for them. */
-  inFlight: InFlight;
   /** Republishes retries, confirmed. */
   publisher: AmqpEventPublisher;
 }
@@ -28,64 +22,15 @@ export interface EventConsumerDeps {
  * next `x-attempts` is published back to the queue (confirmed) and the original acked; after
  * the last attempt it is nacked without requeue, which dead-letters it.
  */
-export class AmqpEventConsumer {
-  readonly channel: ManagedChannel;
-  private readonly handlers = new Map<string, EventHandler>();
-  private readonly queue: string;
-  private readonly logger: Logger;
-  private consumerTag: string | null = null;
-  private stopped = false;
-
+export class AmqpEventConsumer extends QueueConsumer<EventHandler> {
   constructor(
-    private readonly service: string,
+    service: string,
     private readonly deps: EventConsumerDeps,
   ) {
-    this.queue = deps.topology.eventQueue(service);
-    this.logger = deps.logger.child({ service });
-    this.channel = new ManagedChannel({
-      name: `${service}-events`,
-      open: (model: ChannelModel) => model.createChannel(),
-      setup: (channel) => this.setUp(channel),
-      logger: this.logger,
-    });
+    super(service, deps, 'event');
   }
 
-  /** Handles `type` from now on; binds it at once when the channel is open. */
-  async add(type: string, handler: EventHandler): Promise<void> {
-    this.handlers.set(type, handler);
-    await this.channel.current?.bindQueue(this.queue, this.deps.topology.eventExchange, type);
-  }
-
-  hasHandlerFor(type: string): boolean {
-    return this.handlers.has(type);
-  }
-
-  async stopConsuming(): Promise<void> {
-    this.stopped = true;
-    const channel = this.channel.current;
-    if (channel && this.consumerTag) await channel.cancel(this.consumerTag).catch(() => undefined);
-    this.consumerTag = null;
-  }
-
-  private async setUp(channel: Channel): Promise<void> {
-    await channel.prefetch(this.deps.prefetch);
-    await declareEventQueue(channel, this.deps.topology, this.service, this.handlers.keys());
-    if (this.stopped) return;
-    const { consumerTag } = await channel.consume(this.queue, (message) => this.onMessage(channel, message));
-    this.consumerTag = consumerTag;
-  }
-
-  private onMessage(channel: Channel, message: ConsumeMessage | null): void {
-    if (!message) {
-      // The broker cancelled the consumer (its queue was deleted): reopening re-declares it.
-      this.logger.warn('event consumer cancelled by the broker');
-      void channel.close().catch(() => undefined);
-      return;
-    }
-    void this.deps.inFlight.track(this.handle(channel, message));
-  }
-
-  private async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
+  protected override async handle(channel: Channel, message: ConsumeMessage): Promise<void> {
     const event = envelopeOfMessage(message);
     const handler = event && this.handlers.get(event.type);
     if (!event || !handler) {
@@ -96,7 +41,7 @@ export class AmqpEventConsumer {
     const attempt = attemptOf(message);
     const fields = { attempt, ...messageFields(event) };
     try {
-      await handler(event);
+      await handler(event, { attempt, redelivered: message.fields.redelivered });
       ack(channel, message);
       return;
     } catch (error) {

@@ -52,6 +52,12 @@ export class InProcessEventQueue {
     return this.deadLettered;
   }
 
+  /** Removes and returns the first dead letter `matches` picks, if any. */
+  takeDeadLetter(matches: (body: EncodedEnvelope) => boolean): EncodedEnvelope | undefined {
+    const index = this.deadLettered.findIndex(matches);
+    return index < 0 ? undefined : this.deadLettered.splice(index, 1)[0];
+  }
+
   // Always on a later turn of the event loop, so a handler never runs inside publish().
   private scheduleDispatch(): void {
     if (this.dispatchScheduled) return;

@@ -1,16 +1,17 @@
 import type { CommandHandler } from '@formcast/bus';
-import { deviceIdPayload, type DeviceView } from '@formcast/contracts';
+import { deviceViewPayload, type DeviceV2View, type DeviceView } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
+import { toDeviceViewOf } from '../domain/views';
+import { announceDeviceChanged } from '../events/announce';
 import type { DirectoryDeps } from './deps';
-import { deviceView } from './device-views';
-import { announceDeviceChanged } from './announce';
 
+/** A pending device may authenticate from now on. */
 export const approveDevice =
   (deps: DirectoryDeps): CommandHandler =>
-  async (command): Promise<DeviceView> => {
+  async (command): Promise<DeviceView | DeviceV2View> => {
     const orgId = requireOrgId(command);
-    const { deviceId } = parsePayload(deviceIdPayload, command.payload);
-    const device = await deps.store.approveDevice(orgId, deviceId);
+    const { deviceId, view } = parsePayload(deviceViewPayload, command.payload);
+    const device = await deps.store.devices.update(orgId, deviceId, { pendingApproval: false });
     await announceDeviceChanged(deps, device, command.requestId);
-    return deviceView(deps.store, device);
+    return toDeviceViewOf(view, device, await deps.store.groups.names(orgId));
   };

@@ -8,7 +8,7 @@ export const authenticateToken =
   ({ store }: DirectoryDeps): CommandHandler =>
   async (command) => {
     const { tokenHash } = parsePayload(authenticateTokenPayload, command.payload);
-    const orgId = await store.findOrgIdByTokenHash(tokenHash);
+    const orgId = await store.organizations.findOrgIdByTokenHash(tokenHash);
     if (orgId === null) throw new AppError('unauthorized', 'Invalid API token');
     return { orgId };
   };

@@ -3,6 +3,7 @@ import { createFormPayload, type FormCreatedView } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
 import { checkFormDefinition } from '../domain/form-definition';
 import { generateFormNamespace } from '../domain/form-namespace';
+import { newForm } from '../domain/form-rules';
 import type { DirectoryDeps } from './deps';
 
 /** A new template in the Default group; it keeps a namespace of its own if it brings one. */
@@ -10,15 +11,14 @@ export const createForm =
   ({ store, formNamespaceBase }: DirectoryDeps): CommandHandler =>
   async (command): Promise<FormCreatedView> => {
     const orgId = requireOrgId(command);
-    const { definition: input } = parsePayload(createFormPayload, command.payload);
-    const definition = checkFormDefinition(input);
-    const namespace = definition.namespace ?? generateFormNamespace(formNamespaceBase);
-    const form = await store.createForm({
-      orgId,
-      name: definition.title,
-      namespace,
-      description: typeof definition.description === 'string' ? definition.description : '',
-      definition: { ...definition, namespace },
-    });
+    const { definition } = parsePayload(createFormPayload, command.payload);
+    const form = await store.forms.create(
+      newForm(checkFormDefinition(definition), {
+        orgId,
+        groupId: await store.groups.defaultGroupId(orgId),
+        generatedNamespace: generateFormNamespace(formNamespaceBase),
+        now: new Date().toISOString(),
+      }),
+    );
     return { id: form.id, namespace: form.namespace, name: form.name };
   };

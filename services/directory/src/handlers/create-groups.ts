@@ -1,6 +1,7 @@
 import type { CommandHandler } from '@formcast/bus';
 import { createGroupsPayload, type CreateGroupsResult } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
+import { splitGroupNames } from '../domain/group-rules';
 import { toGroupView } from '../domain/views';
 import type { DirectoryDeps } from './deps';
 
@@ -10,10 +11,7 @@ export const createGroups =
   async (command): Promise<CreateGroupsResult> => {
     const orgId = requireOrgId(command);
     const { names } = parsePayload(createGroupsPayload, command.payload);
-    const existingNames = new Set((await store.listGroups(orgId)).map((g) => g.name));
-    const unique = [...new Set(names)];
-    const existing = unique.filter((name) => existingNames.has(name));
-    const fresh = unique.filter((name) => !existingNames.has(name));
-    const created = fresh.length > 0 ? await store.createGroups(orgId, fresh) : [];
+    const { fresh, existing } = splitGroupNames((await store.groups.names(orgId)).values(), names);
+    const created = fresh.length > 0 ? await store.groups.create(orgId, fresh) : [];
     return { created: created.map(toGroupView), existing };
   };

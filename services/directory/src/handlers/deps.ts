@@ -1,13 +1,9 @@
-import type { Bus } from '@formcast/bus';
-import type { Logger } from '@formcast/platform';
+import type { Announcer } from '../events/announce';
 import type { DirectoryStore } from '../store/directory-store';
 
-/** What every directory handler is built from. */
-export interface DirectoryDeps {
+/** What every directory handler is built from; `bus` (see Announcer) carries change events. */
+export interface DirectoryDeps extends Announcer {
   store: DirectoryStore;
   /** Base of generated form namespaces: `<base>/xforms/<uuid>`. */
   formNamespaceBase: string;
-  /** For change events (see announce.ts); omitted, nothing is announced. */
-  bus?: Bus;
-  logger?: Logger;
 }

@@ -1,15 +1,16 @@
 import type { CommandHandler } from '@formcast/bus';
-import { deviceIdPayload, type DeviceView } from '@formcast/contracts';
-import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
+import { deviceViewPayload, type DeviceV2View, type DeviceView } from '@formcast/contracts';
+import { parsePayload, requireOrgId } from '@formcast/platform';
+import { deviceNotFound } from '../domain/errors';
+import { toDeviceViewOf } from '../domain/views';
 import type { DirectoryDeps } from './deps';
-import { deviceView } from './device-views';
 
 export const getDevice =
   ({ store }: DirectoryDeps): CommandHandler =>
-  async (command): Promise<DeviceView> => {
+  async (command): Promise<DeviceView | DeviceV2View> => {
     const orgId = requireOrgId(command);
-    const { deviceId } = parsePayload(deviceIdPayload, command.payload);
-    const device = await store.getDevice(orgId, deviceId);
-    if (!device) throw new AppError('not_found', `Device ${deviceId} does not exist`);
-    return deviceView(store, device);
+    const { deviceId, view } = parsePayload(deviceViewPayload, command.payload);
+    const device = await store.devices.get(orgId, deviceId);
+    if (!device) throw deviceNotFound(deviceId);
+    return toDeviceViewOf(view, device, await store.groups.names(orgId));
   };

@@ -1,5 +1,6 @@
 import type { CommandHandler } from '@formcast/bus';
-import { AppError, requireOrgId } from '@formcast/platform';
+import { requireOrgId } from '@formcast/platform';
+import { organizationNotFound } from '../domain/errors';
 import { toApiTokenView } from '../domain/views';
 import type { DirectoryDeps } from './deps';
 
@@ -7,6 +8,6 @@ export const listApiTokens =
   ({ store }: DirectoryDeps): CommandHandler =>
   async (command) => {
     const orgId = requireOrgId(command);
-    if (!(await store.getOrganization(orgId))) throw new AppError('not_found', `Organization ${orgId} does not exist`);
-    return (await store.listApiTokens(orgId)).map(toApiTokenView);
+    if (!(await store.organizations.get(orgId))) throw organizationNotFound(orgId);
+    return (await store.organizations.listTokens(orgId)).map(toApiTokenView);
   };

@@ -1,13 +1,15 @@
 import type { CommandHandler } from '@formcast/bus';
-import { listDevicesPayload, type DeviceView } from '@formcast/contracts';
+import { listDevicesPayload, type DeviceV2View, type DeviceView } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
+import { toDeviceViewOf } from '../domain/views';
 import type { DirectoryDeps } from './deps';
-import { deviceViews } from './device-views';
 
+/** Approved devices only, unless the payload asks for pending ones too. */
 export const listDevices =
   ({ store }: DirectoryDeps): CommandHandler =>
-  async (command): Promise<DeviceView[]> => {
+  async (command): Promise<(DeviceView | DeviceV2View)[]> => {
     const orgId = requireOrgId(command);
-    const { approvedOnly } = parsePayload(listDevicesPayload, command.payload ?? {});
-    return deviceViews(store, orgId, await store.listDevices(orgId, { approvedOnly }));
+    const { approvedOnly, view } = parsePayload(listDevicesPayload, command.payload ?? {});
+    const [devices, groupNames] = await Promise.all([store.devices.list(orgId, { approvedOnly }), store.groups.names(orgId)]);
+    return devices.map((device) => toDeviceViewOf(view, device, groupNames));
   };

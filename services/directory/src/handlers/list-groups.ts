@@ -7,4 +7,4 @@ import type { DirectoryDeps } from './deps';
 export const listGroups =
   ({ store }: DirectoryDeps): CommandHandler =>
   async (command): Promise<GroupView[]> =>
-    (await store.listGroups(requireOrgId(command))).map(toGroupView);
+    (await store.groups.list(requireOrgId(command))).map(toGroupView);

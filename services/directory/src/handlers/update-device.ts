@@ -1,24 +1,25 @@
 import type { CommandHandler } from '@formcast/bus';
-import { updateDevicePayload, type DeviceView } from '@formcast/contracts';
-import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
+import { updateDevicePayload, type DeviceV2View, type DeviceView } from '@formcast/contracts';
+import { parsePayload, requireOrgId } from '@formcast/platform';
+import { checkCustomAttributes } from '../domain/device-rules';
+import { groupIdsNamed } from '../domain/group-rules';
+import { toDeviceViewOf } from '../domain/views';
+import { announceDeviceChanged } from '../events/announce';
 import type { DirectoryDeps } from './deps';
-import { deviceView } from './device-views';
 
-/** Owner, description, and groups given by name (replacing the device's groups). */
+/**
+ * Owner, description, groups given by name (replacing the device's groups) and custom
+ * attributes (replacing its attributes); announced, as other services cache devices.
+ */
 export const updateDevice =
-  ({ store }: DirectoryDeps): CommandHandler =>
-  async (command): Promise<DeviceView> => {
+  (deps: DirectoryDeps): CommandHandler =>
+  async (command): Promise<DeviceView | DeviceV2View> => {
     const orgId = requireOrgId(command);
-    const { deviceId, owner, description, groups } = parsePayload(updateDevicePayload, command.payload);
-    let groupIds: number[] | undefined;
-    if (groups !== undefined) {
-      const byName = new Map((await store.listGroups(orgId)).map((g) => [g.name, g.id]));
-      groupIds = [...new Set(groups)].map((name) => {
-        const id = byName.get(name);
-        if (id === undefined) throw new AppError('invalid', `groups: group "${name}" does not exist`);
-        return id;
-      });
-    }
-    const device = await store.updateDevice(orgId, deviceId, { owner, description, groupIds });
-    return deviceView(store, device);
+    const { deviceId, owner, description, groups, custom_attributes, view } = parsePayload(updateDevicePayload, command.payload);
+    const customAttributes = custom_attributes === undefined ? undefined : checkCustomAttributes(custom_attributes);
+    const groupNames = await deps.store.groups.names(orgId);
+    const groupIds = groups === undefined ? undefined : groupIdsNamed(groupNames, groups, 'groups');
+    const device = await deps.store.devices.update(orgId, deviceId, { owner, description, groupIds, customAttributes });
+    await announceDeviceChanged(deps, device, command.requestId);
+    return toDeviceViewOf(view, device, groupNames);
   };

@@ -1,12 +1,5 @@
 import type { AppError } from '@formcast/platform';
-import {
-  apiTokenTaken,
-  deviceIdentifierTaken,
-  deviceSecretTaken,
-  enrollmentCodeTaken,
-  formNamespaceTaken,
-  groupNameTaken,
-} from './directory-errors';
+import { conflictOnField } from './unique-conflicts';
 
 interface DuplicateKeyError {
   code: 11000;
@@ -19,19 +12,11 @@ function isDuplicateKeyError(error: unknown): error is DuplicateKeyError {
 }
 
 /**
- * The conflict a unique index reported. The store checks for duplicates before writing, so
- * this only happens when two writers race; the index then decides, and the loser gets the
- * same error as if the check had caught it.
+ * The conflict a unique index reported. Each unique index ends with the field it makes
+ * unique (`{orgId, name}`: a name per organization), so the last field names the conflict.
  */
 export function conflictFromDuplicateKey(error: unknown): AppError | undefined {
   if (!isDuplicateKeyError(error)) return undefined;
-  const fields = Object.keys(error.keyPattern ?? {});
-  const value = (field: string) => String(error.keyValue?.[field] ?? '');
-  if (fields.includes('identifier')) return deviceIdentifierTaken(value('identifier'));
-  if (fields.includes('secretHash')) return deviceSecretTaken();
-  if (fields.includes('namespace')) return formNamespaceTaken(value('namespace'));
-  if (fields.includes('name')) return groupNameTaken(value('name'));
-  if (fields.includes('tokenHash')) return apiTokenTaken();
-  if (fields.includes('enrollmentCode')) return enrollmentCodeTaken();
-  return undefined;
+  const field = Object.keys(error.keyPattern ?? {}).at(-1);
+  return conflictOnField(field, field === undefined ? undefined : error.keyValue?.[field]);
 }

@@ -1,4 +1,5 @@
-import { countersMigration, type Migration } from '@formcast/storage';
+import { hashSecret } from '@formcast/platform';
+import { countersMigration, type Migration, type SqliteDatabase } from '@formcast/storage';
 
 /**
  * The directory's SQLite schema, one step per release that changes it. Never edit a step
@@ -94,4 +95,59 @@ export const directoryMigrations: Migration[] = [
       CREATE INDEX forms_by_group ON forms (org_id, group_id);
     `,
   },
+  {
+    // Issue 16: an identifier is unique in its organization only, so enrolling one that
+    // another organization has tells nothing of it.
+    version: 3,
+    up: `
+      DROP INDEX devices_by_identifier;
+      -- findDeviceByIdentifier, and one enrollment per identifier in an organization
+      CREATE UNIQUE INDEX devices_by_identifier ON devices (org_id, identifier);
+    `,
+  },
+  {
+    // Issue 16: an enrollment code is a credential, kept as its SHA-256 like API tokens.
+    version: 4,
+    up: hashEnrollmentCodes,
+  },
+  {
+    // Issue 15 (devices v2): what a device reports of itself, and its custom attributes
+    // (a JSON object of names to text; devices of earlier releases have none).
+    version: 5,
+    up: `
+      ALTER TABLE devices ADD COLUMN os_version TEXT;
+      ALTER TABLE devices ADD COLUMN app_identifier TEXT;
+      ALTER TABLE devices ADD COLUMN app_version TEXT;
+      ALTER TABLE devices ADD COLUMN custom_attributes TEXT NOT NULL DEFAULT '{}';
+    `,
+  },
 ];
+
+/**
+ * Renames `enrollment_code` to `enrollment_code_hash` and replaces every code kept in clear
+ * by its hash. With `secure_delete` on meanwhile, SQLite overwrites what it frees with zeros
+ * (the old values and the dropped index's pages), so no code stays readable in the file.
+ */
+function hashEnrollmentCodes(db: SqliteDatabase): void {
+  const secureDelete = Number(db.pragma('secure_delete', { simple: true }));
+  db.pragma('secure_delete = ON');
+  try {
+    hashEnrollmentCodesInPlace(db);
+  } finally {
+    db.pragma(`secure_delete = ${secureDelete}`);
+  }
+}
+
+function hashEnrollmentCodesInPlace(db: SqliteDatabase): void {
+  db.exec(`
+    DROP INDEX organizations_by_enrollment_code;
+    ALTER TABLE organizations RENAME COLUMN enrollment_code TO enrollment_code_hash;
+  `);
+  const codes = db.prepare('SELECT id, enrollment_code_hash AS code FROM organizations').all() as { id: number; code: string }[];
+  const hashed = db.prepare('UPDATE organizations SET enrollment_code_hash = ? WHERE id = ?');
+  for (const { id, code } of codes) hashed.run(hashSecret(code), id);
+  db.exec(`
+    -- findByEnrollmentCodeHash (device enrollment); one organization per code
+    CREATE UNIQUE INDEX organizations_by_enrollment_code_hash ON organizations (enrollment_code_hash);
+  `);
+}

@@ -4,20 +4,37 @@ import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
 import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/platform';
 import { adminRoutes } from '../routes/admin';
 import { badgeRoutes } from '../routes/badge';
+import { bulkDispatchRoutes } from '../routes/bulk-dispatches';
+import { destinationRoutes } from '../routes/destinations';
 import { deviceRoutes } from '../routes/devices';
+import { deviceV2Routes } from '../routes/devices-v2';
 import { enrollmentRoutes } from '../routes/enrollment';
 import { formRoutes } from '../routes/forms';
 import { groupRoutes } from '../routes/groups';
+import { groupV2Routes } from '../routes/groups-v2';
 import { healthRoutes } from '../routes/health';
+import { openApiRoutes } from '../openapi/docs-routes';
 import { deviceSideRoutes } from '../routes/device-side';
+import { dispatchRoutes } from '../routes/dispatches';
 import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
+import { remoteConnectionRoutes } from '../routes/remote-connections';
 import { resourceRoutes } from '../routes/resources';
+import { resourceV3Routes } from '../routes/resources-v3';
+import { submissionRoutes } from '../routes/submissions';
 import { requireAdminToken, requireApiToken, requireDeviceSecret } from './authenticate';
+import { watchRequestBodies } from './body-watch';
+import { consoleStatic } from './console-static';
 import { errorHandler } from './error-handler';
+import { useHttpMetrics, type HttpMetricsOptions } from './http-metrics';
+import { useHttpTracing } from './http-tracing';
+import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
+import { readBodyUpTo } from './limited-body';
 import { requireOwnOrganization } from './organization-scope';
+import { pathBeforeBody } from './path-before-body';
 import { requestContext } from './request-context';
 import { attachmentFetcher, commandSender } from './send-command';
 import { TokenCache } from './token-cache';
+import { refuseUnwritableUrl } from './unwritable-url';
 
 /** The gateway's name on the bus: its event queue (token revocations). */
 export const gatewayServiceName = 'gateway';
@@ -30,8 +47,12 @@ export interface GatewayOptions {
   bodyLimitBytes: number;
   /** RESOURCE_MAX_BYTES: the largest resource file, once decoded (default: the setting's). */
   resourceMaxBytes?: number;
+  /** Headers, bodies, refused bodies, keep-alive (default: the settings' defaults); give listenOn the same. */
+  timeouts?: HttpTimeouts;
   /** Readiness beyond the bus (stores of co-located services, …). */
   isReady?: () => Promise<boolean>;
+  /** Prometheus: requests recorded unless METRICS_ENABLED is false; `/metrics` here only when asked (embedded mode). */
+  metrics?: HttpMetricsOptions;
 }
 
 /** The HTTP surface: each request becomes a command on the bus. */
@@ -48,34 +69,45 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.set('query parser', 'simple');
 
   app.use(requestContext(logger));
+  useHttpTracing(app);
+  useHttpMetrics(app, options.adminToken, options.metrics);
+  app.use(watchRequestBodies(options.timeouts ?? defaultHttpTimeouts, options.bodyLimitBytes));
   app.use(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true)));
+  app.use(openApiRoutes());
+  app.use(refuseUnwritableUrl);
+  app.use('/console', consoleStatic());
   // Resources read their own, larger bodies: mounted before the global parser would refuse them.
-  app.use(
-    '/api',
-    resourceRoutes({
-      send,
-      fetchWithAttachment: attachmentFetcher(bus, commandTimeoutMs),
-      authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
-      maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
-    }),
-  );
-  app.use(express.raw({ type: () => true, limit: options.bodyLimitBytes }));
+  const resourceDeps = {
+    send,
+    fetchWithAttachment: attachmentFetcher(bus, commandTimeoutMs),
+    authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
+    maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
+  };
+  app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps));
+  app.use(readBodyUpTo(options.bodyLimitBytes));
 
   app.use(enrollmentRoutes({ send }));
-  app.use('/admin', requireAdminToken(options.adminToken), adminRoutes({ send }));
+  app.use('/admin', requireAdminToken(options.adminToken), adminRoutes({ send, deadLetters: bus }));
 
   const organization = express.Router({ mergeParams: true });
   organization.use(requireOwnOrganization);
-  organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }), organizationOneshotRoutes({ send }));
+  organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }), organizationOneshotRoutes({ send }), remoteConnectionRoutes({ send }));
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
   // Before the push routes' mount, so a badge request is authenticated once.
   app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(destinationRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(submissionRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(bulkDispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(groupV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
   app.use('/device', requireDeviceSecret(bus, commandTimeoutMs), deviceSideRoutes({ send }));
 
   app.use((req) => {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);
   });
+  app.use(pathBeforeBody(bus, commandTimeoutMs));
   app.use(errorHandler);
   return app;
 }

@@ -1,11 +1,25 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { ErrorBody } from '@formcast/contracts';
 import { isAppError } from '@formcast/platform';
+import { contentEncoding, decompressionFailed } from './body-decompression';
 import { sendError } from './send-error';
 import type { ResponseFormat } from './response-format';
 
+/**
+ * A body that is not what its Content-Encoding says: body-parser passes zlib's error on (as a
+ * 400 with zlib's `code` and `errno`, and no `type`).
+ */
+function decompressionError(error: unknown, req: Request): ErrorBody | undefined {
+  const encoding = contentEncoding(req.headers);
+  const fault = error as { type?: unknown; code?: unknown; errno?: unknown } | null;
+  if (encoding === 'identity' || fault?.type !== undefined || typeof fault?.code !== 'string' || typeof fault.errno !== 'number') return undefined;
+  return decompressionFailed(encoding).toBody();
+}
+
 /** Errors body-parser raises while reading a body, by their `type`. */
-function bodyReadError(error: unknown): ErrorBody | undefined {
+function bodyReadError(error: unknown, req: Request): ErrorBody | undefined {
+  const decompression = decompressionError(error, req);
+  if (decompression) return decompression;
   const type = (error as { type?: unknown } | null)?.type;
   if (type === 'entity.too.large') return { code: 'too_large', message: 'The request body is too large' };
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
@@ -28,7 +42,7 @@ function errorFormat(req: Request): ResponseFormat | undefined {
 
 /** The last middleware: every error becomes a status from the one table, never internals. */
 export function errorHandler(error: unknown, req: Request, res: Response, _next: NextFunction): void {
-  let body = isAppError(error) ? error.toBody() : bodyReadError(error);
+  let body = isAppError(error) ? error.toBody() : bodyReadError(error, req);
   if (!body) {
     req.context?.logger.error({ err: error }, 'unexpected error');
     body = { code: 'internal', message: 'Internal error' };

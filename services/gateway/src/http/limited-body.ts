@@ -1,14 +1,16 @@
 import type { IncomingMessage } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '@formcast/platform';
+import { acceptBody, drainRefusedBody } from './body-watch';
 
 /**
  * Reads the request body into `req.body` (a Buffer) up to `limitBytes`, for routes that
  * take bodies larger than the global parser allows. An oversized body is refused with
  * AppError('too_large') before it is buffered: from `Content-Length` before reading
- * anything when the client gives one, else by counting while it streams in, stopping at
- * the limit. The rest is then dropped for at most 2 s before the connection is cut, so a
- * client sending gigabytes is not read to the end, yet has time to read the answer. Only identity-encoded bodies are taken.
+ * anything (nor asking for it, with `Expect: 100-continue`) when the client gives one, else
+ * by counting while it streams in, stopping at the limit. The rest is then dropped within
+ * drainRefusedBody's bounds, so a client sending gigabytes is not read to the end, yet can
+ * read the answer. Only identity-encoded bodies are taken.
  */
 export function readLimitedBody(limitBytes: number, describeLimit: (limitBytes: number) => string) {
   const tooLarge = (req: Request) => {
@@ -37,6 +39,7 @@ export function readLimitedBody(limitBytes: number, describeLimit: (limitBytes: 
       return;
     }
 
+    acceptBody(req);
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
@@ -88,21 +91,45 @@ export function listenToBody(
   };
 }
 
-/**
- * For a body refused before its end: the rest is read and dropped until it ends, or for at
- * most 2 s, then the connection is destroyed. The answer goes out at once, without
- * `Connection: close`: with it, Node destroys the socket as soon as the answer is written,
- * and closing with unread data makes TCP reset the connection, so a client still writing
- * fails (EPIPE) before it reads the answer (about 1 in 8 times, measured across processes).
- * A body that does end within the 2 s leaves the connection usable.
- */
+/** For a body refused before its end: dropped within drainRefusedBody's bounds. */
 export function stopReadingBody(req: IncomingMessage): void {
-  const socket = req.socket;
-  req.on('data', () => undefined);
-  req.resume();
-  const cutoff = setTimeout(() => socket.destroy(), 2000);
-  cutoff.unref();
-  const stopCutoff = () => clearTimeout(cutoff);
-  req.once('end', stopCutoff);
-  socket.once('close', stopCutoff);
+  drainRefusedBody(req);
+}
+
+/**
+ * A refusal of the body that is given only when a route reads it (`req.body`), so the checks
+ * before it (authentication, the organization, path ids the service resolves) answer first,
+ * whatever is wrong with the body: the one order of checks (docs/architecture.md). A route
+ * that takes no body never reads it, and the rest is dropped once it has answered.
+ */
+function refuseBodyWhenRead(req: Request, error: unknown): void {
+  Object.defineProperty(req, 'body', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      throw error;
+    },
+  });
+}
+
+/**
+ * The gateway's body reader for every route but resources: express.raw (which also inflates
+ * compressed bodies) up to `limitBytes`. A Content-Length over the limit is refused without
+ * reading the body or asking for it; any refusal waits for the route to read the body
+ * (refuseBodyWhenRead).
+ */
+export function readBodyUpTo(limitBytes: number) {
+  const raw = express.raw({ type: () => true, limit: limitBytes });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (Number(req.headers['content-length']) > limitBytes) {
+      refuseBodyWhenRead(req, new AppError('too_large', `The request body is too large: at most ${limitBytes} bytes are accepted`));
+      next();
+      return;
+    }
+    acceptBody(req);
+    raw(req, res, (error?: unknown) => {
+      if (error !== undefined) refuseBodyWhenRead(req, error);
+      next();
+    });
+  };
 }

@@ -2,6 +2,8 @@ import type { Request } from 'express';
 import { parse as parseQueryString } from 'qs';
 import { AppError } from '@formcast/platform';
 import { parseXml, type XmlNode } from '../xml/parse-xml';
+import { refuseUnwritableText } from '../xml/unwritable-text';
+import { refuseDeepJson } from './json-depth';
 
 export type RequestBody =
   | { kind: 'json'; value: unknown }
@@ -21,26 +23,32 @@ function decodeText(raw: Buffer): string {
 
 /**
  * The request body, parsed by its Content-Type (JSON, XML or form-encoded). express.raw
- * has already enforced the size limit; a malformed body is AppError('invalid'), an
- * unsupported type AppError('unsupported_media_type').
+ * has already enforced the size limit (and decompressed it). A malformed body is
+ * AppError('invalid'), and so is one nested deeper than 32 levels or holding text XML
+ * cannot carry (naming the field); an unsupported type is AppError('unsupported_media_type').
  */
 export function readBody(req: Request): RequestBody {
   const raw: unknown = req.body;
   if (!Buffer.isBuffer(raw) || raw.length === 0) return { kind: 'empty' };
   const type = (req.get('content-type') ?? '').toLowerCase();
   if (/^application\/([\w.+-]+\+)?json\b/.test(type)) {
+    const text = decodeText(raw);
+    refuseDeepJson(text);
+    let value: unknown;
     try {
-      return { kind: 'json', value: JSON.parse(decodeText(raw)) as unknown };
+      value = JSON.parse(text);
     } catch (error) {
-      if (error instanceof AppError) throw error;
       throw new AppError('invalid', `Malformed JSON: ${(error as Error).message}`);
     }
+    refuseUnwritableText(value, 'json');
+    return { kind: 'json', value };
   }
   if (/^(application|text)\/([\w.+-]+\+)?xml\b/.test(type)) {
     return { kind: 'xml', value: parseXml(decodeText(raw)) };
   }
   if (type.startsWith('application/x-www-form-urlencoded')) {
     const value = parseQueryString(decodeText(raw), { depth: 8, parameterLimit: 1000, arrayLimit: 1000, allowPrototypes: false });
+    refuseUnwritableText(value, 'json');
     return { kind: 'form', value };
   }
   throw new AppError(

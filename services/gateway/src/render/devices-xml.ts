@@ -1,6 +1,16 @@
 import type { DeviceView } from '@formcast/contracts';
 import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '../xml/build-xml';
 
+/**
+ * `<custom-attributes>`: empty as the real product showed it (`<custom-attributes/>`), else
+ * one `<custom-attribute><key/><value/>` a pair, the second generation's shape with this
+ * generation's dashes (a name is any text, so it cannot be an element name).
+ */
+function customAttributesElement(attributes: Record<string, string>): Record<string, unknown> {
+  const pairs = Object.entries(attributes);
+  return pairs.length === 0 ? {} : { 'custom-attribute': pairs.map(([key, value]) => ({ key, value })) };
+}
+
 /** Spec 2.6, plus `pending-approval`, `groups` and `custom-attributes` as the real product has them. */
 function deviceElement(device: DeviceView): Record<string, unknown> {
   return {
@@ -11,7 +21,7 @@ function deviceElement(device: DeviceView): Record<string, unknown> {
     description: xmlNullableText(device.description),
     'pending-approval': xmlBoolean(device.pending_approval),
     groups: device.groups,
-    'custom-attributes': {},
+    'custom-attributes': customAttributesElement(device.custom_attributes),
   };
 }
 

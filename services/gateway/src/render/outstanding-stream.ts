@@ -1,4 +1,5 @@
 import type { OutstandingOneshotView } from '@formcast/contracts';
+import { escapeXmlText } from '../xml/xml-characters';
 
 /**
  * The organization listing (spec 2.8) written as it streams, page by page, byte for byte
@@ -13,10 +14,8 @@ export interface OutstandingListWriter {
 }
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>\n';
-const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-const escapeText = (value: string) => value.replace(/[&<>"']/g, (c) => entities[c]!);
 // The builder writes an empty text as a self-closed element.
-const text = (name: string, value: string) => (value === '' ? `    <${name}/>\n` : `    <${name}>${escapeText(value)}</${name}>\n`);
+const text = (name: string, value: string) => (value === '' ? `    <${name}/>\n` : `    <${name}>${escapeXmlText(value)}</${name}>\n`);
 const integer = (name: string, value: number) => `    <${name} type="integer">${value}</${name}>\n`;
 
 function formXml(o: OutstandingOneshotView): string {

@@ -1,12 +1,21 @@
 import { Router } from 'express';
-import { directoryCommands } from '@formcast/contracts';
+import { directoryCommands, type OrganizationView } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
 import { jsonBody } from '../http/request-body';
+import { deadLetterRoutes, type DeadLetterAdmin } from './admin-dead-letters';
 import type { RouteDeps } from './route-deps';
 
-/** Administration, behind the admin token: organizations and their API tokens. */
-export function adminRoutes({ send }: RouteDeps): Router {
+export interface AdminRouteDeps extends RouteDeps {
+  deadLetters: DeadLetterAdmin;
+}
+
+/** Administration, behind the admin token: organizations, their API tokens and enrollment codes; dead letters. */
+export function adminRoutes({ send, deadLetters }: AdminRouteDeps): Router {
   const router = Router();
+
+  router.get('/organizations', async (req, res) => {
+    res.json({ organizations: await send<OrganizationView[]>(req, directoryCommands.listOrganizations, {}) });
+  });
 
   router.post('/organizations', async (req, res) => {
     const { name } = (jsonBody(req) ?? {}) as { name?: unknown };
@@ -16,6 +25,11 @@ export function adminRoutes({ send }: RouteDeps): Router {
   router.use('/organizations/:orgId', (req, _res, next) => {
     req.context.orgId = pathId(req.params['orgId'], 'Organization');
     next();
+  });
+
+  // A new enrollment code, shown once in the answer; the one before stops enrolling at once.
+  router.post('/organizations/:orgId/enrollment_code', async (req, res) => {
+    res.status(201).json(await send(req, directoryCommands.rotateEnrollmentCode, {}));
   });
 
   router.get('/organizations/:orgId/tokens', async (req, res) => {
@@ -33,5 +47,6 @@ export function adminRoutes({ send }: RouteDeps): Router {
     res.status(200).end();
   });
 
+  router.use(deadLetterRoutes(deadLetters));
   return router;
 }

@@ -1,15 +1,15 @@
-import { Router, type Request } from 'express';
-import { directoryCommands, pushCommands } from '@formcast/contracts';
+import { Router, type Request, type RequestHandler } from 'express';
+import { directoryCommands, pushCommands, type DeviceVersionsView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
+import { isPlainObject } from '../http/json-object';
 import { pathId } from '../http/path-params';
 import { jsonBody } from '../http/request-body';
 import type { RouteDeps } from './route-deps';
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What a device does with its own secret: fetch its oneshots, submit one, update its push token. */
+/**
+ * What a device does with its own secret: fetch its oneshots, submit one or any form of its
+ * groups, update its push token, report its OS and app versions.
+ */
 export function deviceSideRoutes({ send }: RouteDeps): Router {
   const router = Router();
   const deviceId = (req: Request) => req.context.deviceId!;
@@ -30,6 +30,31 @@ export function deviceSideRoutes({ send }: RouteDeps): Router {
     const submission = await send(req, pushCommands.deviceSubmitOneshot, { deviceId: deviceId(req), oneshotId, answers: body['answers'] });
     res.status(201).json({ submission });
   });
+
+  // Any form of the device's groups; naming an outstanding oneshot completes it. The same
+  // submission_identifier again answers with the submission it made the first time.
+  router.post('/forms/:formId/submissions', async (req, res) => {
+    const formId = pathId(req.params['formId'], 'Form');
+    const body = jsonBody(req);
+    if (!isPlainObject(body) || !('answers' in body)) {
+      throw new AppError('invalid', 'Expected a JSON object {"answers": {…}, "submission_identifier", "oneshot_id", "submitted_at"}');
+    }
+    const { answers, submission_identifier, oneshot_id, submitted_at } = body;
+    const payload = { deviceRef: String(deviceId(req)), formId, answers, submission_identifier, oneshot_id, submitted_at };
+    res.status(201).json({ submission: await send(req, pushCommands.submitForm, payload) });
+  });
+
+  // `PUT` or `PATCH /device` with any of os_version, app_identifier, app_version: only those
+  // given change. Answers the device's id, identifier and versions as they now are.
+  const reportVersions: RequestHandler = async (req, res) => {
+    const body = jsonBody(req);
+    if (!isPlainObject(body)) throw new AppError('invalid', 'Expected a JSON object {"os_version", "app_identifier", "app_version"}');
+    const { os_version, app_identifier, app_version } = body;
+    const payload = { deviceId: deviceId(req), os_version, app_identifier, app_version };
+    res.json({ device: await send<DeviceVersionsView>(req, directoryCommands.reportDeviceVersions, payload) });
+  };
+  router.put('/', reportVersions);
+  router.patch('/', reportVersions);
 
   router.put('/push_token', async (req, res) => {
     const body = jsonBody(req);

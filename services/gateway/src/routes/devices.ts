@@ -1,90 +1,98 @@
-import { Router, type Request, type Response } from 'express';
-import { directoryCommands, type DeviceView } from '@formcast/contracts';
-import { AppError } from '@formcast/platform';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { directoryCommands, type DeviceV2View, type DeviceView, type DeviceViewGeneration } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
-import { readBody } from '../http/request-body';
-import { responseFormat } from '../http/response-format';
+import { responseFormat, type ResponseFormat } from '../http/response-format';
+import type { SendCommand } from '../http/send-command';
+import { renderDevicesV2Xml, renderDeviceV2Xml } from '../render/devices-v2-xml';
 import { renderDevicesXml, renderDeviceXml } from '../render/devices-xml';
-import { elementText, rootElement } from '../xml/parse-xml';
+import { devicePatchFromBody } from './device-patch';
 import type { RouteDeps } from './route-deps';
 
-type DevicePatch = { owner?: string; description?: string; groups?: string[] };
-
-/** `"Default,Field"` → ["Default", "Field"]; "" → no groups. */
-function groupNames(value: unknown): string[] {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-  if (typeof value !== 'string') throw new AppError('invalid', 'groups: must be comma-separated group names');
-  return value.split(',').map((name) => name.trim()).filter((name) => name.length > 0);
+/**
+ * How a generation answers: the device view the directory is asked for, its XML, and the
+ * format when neither the path nor the headers pick one (the first generation's is XML, as
+ * the spec shows it; later generations answer JSON).
+ */
+export interface DeviceGeneration {
+  view: DeviceViewGeneration;
+  fallback: ResponseFormat;
 }
 
-function optionalString(value: unknown, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new AppError('invalid', `${field}: must be a string`);
-  return value;
+export const firstGeneration: DeviceGeneration = { view: 'v1', fallback: 'xml' };
+export const secondGeneration: DeviceGeneration = { view: 'v2', fallback: 'json' };
+
+type AnyDeviceView = DeviceView | DeviceV2View;
+
+function renderOne(generation: DeviceGeneration, device: AnyDeviceView): string {
+  return generation.view === 'v2' ? renderDeviceV2Xml(device as DeviceV2View) : renderDeviceXml(device as DeviceView);
 }
 
-/** XML `<device><owner/><description/><groups>A,B</groups></device>` or JSON `{"device": {…}}`. */
-function devicePatchFromBody(req: Request): DevicePatch {
-  const body = readBody(req);
-  if (body.kind === 'json') {
-    const device = (body.value as { device?: unknown } | null)?.device;
-    if (typeof device !== 'object' || device === null || Array.isArray(device)) {
-      throw new AppError('invalid', 'Expected a JSON object {"device": {"owner", "description", "groups"}}');
-    }
-    const { owner, description, groups } = device as Record<string, unknown>;
-    return {
-      owner: optionalString(owner, 'owner'),
-      description: optionalString(description, 'description'),
-      groups: groups === undefined ? undefined : groupNames(groups),
-    };
-  }
-  if (body.kind === 'xml') {
-    const device = rootElement(body.value, 'device');
-    const text = (field: string) => (device[field] === undefined ? undefined : elementText(device[field], field));
-    const groups = text('groups');
-    return { owner: text('owner'), description: text('description'), groups: groups === undefined ? undefined : groupNames(groups) };
-  }
-  throw new AppError('invalid', 'Send XML <device> or JSON {"device": {…}}');
+function renderMany(generation: DeviceGeneration, devices: AnyDeviceView[]): string {
+  return generation.view === 'v2' ? renderDevicesV2Xml(devices as DeviceV2View[]) : renderDevicesXml(devices as DeviceView[]);
 }
 
-function sendDevice(req: Request, res: Response, device: DeviceView, fallback: 'xml' | 'json'): void {
-  if (responseFormat(req, fallback) === 'xml') res.type('application/xml').send(renderDeviceXml(device));
+function sendDevice(req: Request, res: Response, generation: DeviceGeneration, device: AnyDeviceView, fallback = generation.fallback): void {
+  if (responseFormat(req, fallback) === 'xml') res.type('application/xml').send(renderOne(generation, device));
   else res.json({ device });
+}
+
+/**
+ * The list: the first generation lists approved devices only (spec 4.3: "connected, approved
+ * devices"); the second lists pending ones too, with `pending_approval`, so an integrator
+ * finds the devices waiting for its approval.
+ */
+export function listDevices(send: SendCommand, generation: DeviceGeneration): RequestHandler {
+  return async (req, res) => {
+    const payload = { approvedOnly: generation.view === 'v1', view: generation.view };
+    const devices = await send<AnyDeviceView[]>(req, directoryCommands.listDevices, payload);
+    if (responseFormat(req, generation.fallback) === 'xml') res.type('application/xml').send(renderMany(generation, devices));
+    else res.json({ devices });
+  };
+}
+
+export function showDevice(send: SendCommand, generation: DeviceGeneration): RequestHandler {
+  return async (req, res) => {
+    const deviceId = pathId(req.params['deviceId'], 'Device');
+    sendDevice(req, res, generation, await send<AnyDeviceView>(req, directoryCommands.getDevice, { deviceId, view: generation.view }));
+  };
+}
+
+/** 202 with the device, as the real product answers. */
+export function updateDevice(send: SendCommand, generation: DeviceGeneration): RequestHandler {
+  return async (req, res) => {
+    const deviceId = pathId(req.params['deviceId'], 'Device');
+    const patch = devicePatchFromBody(req);
+    const device = await send<AnyDeviceView>(req, directoryCommands.updateDevice, { deviceId, ...patch, view: generation.view });
+    res.status(202);
+    sendDevice(req, res, generation, device);
+  };
+}
+
+/** 200 with an empty body, as the real product answers. */
+export function deleteDevice(send: SendCommand): RequestHandler {
+  return async (req, res) => {
+    const deviceId = pathId(req.params['deviceId'], 'Device');
+    await send(req, directoryCommands.deleteDevice, { deviceId });
+    res.status(200).end();
+  };
+}
+
+/** The first generation's approve answered JSON unless asked otherwise, unlike its reads. */
+export function approveDevice(send: SendCommand, generation: DeviceGeneration): RequestHandler {
+  return async (req, res) => {
+    const deviceId = pathId(req.params['deviceId'], 'Device');
+    const device = await send<AnyDeviceView>(req, directoryCommands.approveDevice, { deviceId, view: generation.view });
+    sendDevice(req, res, generation, device, 'json');
+  };
 }
 
 /** Device enquiry (spec 4.3) and the devices API as observed. Mounted under /organizations/:orgId. */
 export function deviceRoutes({ send }: RouteDeps): Router {
   const router = Router({ mergeParams: true });
-
-  router.get('/devices{.:format}', async (req, res) => {
-    const devices = await send<DeviceView[]>(req, directoryCommands.listDevices, { approvedOnly: true });
-    if (responseFormat(req, 'xml') === 'xml') res.type('application/xml').send(renderDevicesXml(devices));
-    else res.json({ devices });
-  });
-
-  router.get('/devices/:deviceId{.:format}', async (req, res) => {
-    const deviceId = pathId(req.params['deviceId'], 'Device');
-    sendDevice(req, res, await send<DeviceView>(req, directoryCommands.getDevice, { deviceId }), 'xml');
-  });
-
-  router.put('/devices/:deviceId{.:format}', async (req, res) => {
-    const deviceId = pathId(req.params['deviceId'], 'Device');
-    const patch = devicePatchFromBody(req);
-    const device = await send<DeviceView>(req, directoryCommands.updateDevice, { deviceId, ...patch });
-    res.status(202); // as the real product answers
-    sendDevice(req, res, device, 'xml');
-  });
-
-  router.delete('/devices/:deviceId{.:format}', async (req, res) => {
-    const deviceId = pathId(req.params['deviceId'], 'Device');
-    await send(req, directoryCommands.deleteDevice, { deviceId });
-    res.status(200).end();
-  });
-
-  router.post('/devices/:deviceId/approve{.:format}', async (req, res) => {
-    const deviceId = pathId(req.params['deviceId'], 'Device');
-    sendDevice(req, res, await send<DeviceView>(req, directoryCommands.approveDevice, { deviceId }), 'json');
-  });
-
+  router.get('/devices{.:format}', listDevices(send, firstGeneration));
+  router.get('/devices/:deviceId{.:format}', showDevice(send, firstGeneration));
+  router.put('/devices/:deviceId{.:format}', updateDevice(send, firstGeneration));
+  router.delete('/devices/:deviceId{.:format}', deleteDevice(send));
+  router.post('/devices/:deviceId/approve{.:format}', approveDevice(send, firstGeneration));
   return router;
 }

@@ -1,9 +1,10 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { directoryCommands, type CreateGroupsResult, type GroupView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { pathId } from '../http/path-params';
 import { readBody } from '../http/request-body';
 import { responseFormat } from '../http/response-format';
+import type { SendCommand } from '../http/send-command';
 import { renderGroupsXml, renderGroupXml } from '../render/groups-xml';
 import { elements, elementText, isNode, rootElement } from '../xml/parse-xml';
 import type { RouteDeps } from './route-deps';
@@ -73,17 +74,18 @@ function groupPatchFromBody(req: Request): GroupPatch {
   throw new AppError('invalid', 'Send XML <group> or JSON {"group": {…}}');
 }
 
-/** Groups API, spec 4.2. Mounted under /organizations/:orgId. */
-export function groupRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-
-  router.get('/groups{.:format}', async (req, res) => {
+/** List: XML unless the path or Accept asks for JSON, as the real product answers. */
+export function listGroups(send: SendCommand): RequestHandler {
+  return async (req, res) => {
     const groups = await send<GroupView[]>(req, directoryCommands.listGroups, {});
     if (responseFormat(req, 'xml') === 'xml') res.type('application/xml').send(renderGroupsXml(groups));
     else res.json({ groups });
-  });
+  };
+}
 
-  router.post('/groups{.:format}', async (req, res) => {
+/** Create: 201 with the created groups; 304 when every name exists already. */
+export function createGroups(send: SendCommand): RequestHandler {
+  return async (req, res) => {
     const names = groupNamesFromBody(req);
     const result = await send<CreateGroupsResult>(req, directoryCommands.createGroups, { names });
     if (result.created.length === 0) {
@@ -93,21 +95,33 @@ export function groupRoutes({ send }: RouteDeps): Router {
     res.status(201);
     if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderGroupsXml(result.created));
     else res.json({ groups: result.created });
-  });
+  };
+}
 
-  router.put('/groups/:groupId{.:format}', async (req, res) => {
+export function updateGroup(send: SendCommand): RequestHandler {
+  return async (req, res) => {
     const groupId = pathId(req.params['groupId'], 'Group');
     const patch = groupPatchFromBody(req);
     const group = await send<GroupView>(req, directoryCommands.updateGroup, { groupId, ...patch });
     if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderGroupXml(group));
     else res.json({ group });
-  });
+  };
+}
 
-  router.delete('/groups/:groupId{.:format}', async (req, res) => {
+export function deleteGroup(send: SendCommand): RequestHandler {
+  return async (req, res) => {
     const groupId = pathId(req.params['groupId'], 'Group');
     await send(req, directoryCommands.deleteGroup, { groupId });
     res.status(200).end();
-  });
+  };
+}
 
+/** Groups API, spec 4.2. Mounted under /organizations/:orgId. */
+export function groupRoutes({ send }: RouteDeps): Router {
+  const router = Router({ mergeParams: true });
+  router.get('/groups{.:format}', listGroups(send));
+  router.post('/groups{.:format}', createGroups(send));
+  router.put('/groups/:groupId{.:format}', updateGroup(send));
+  router.delete('/groups/:groupId{.:format}', deleteGroup(send));
   return router;
 }

@@ -1,29 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import { organizationOneshotsPageLimit, pushCommands, type OneshotCreatedView, type OutstandingOneshotView } from '@formcast/contracts';
-import { AppError } from '@formcast/platform';
 import { pathId } from '../http/path-params';
-import { jsonBody, readBody } from '../http/request-body';
 import { responseFormat } from '../http/response-format';
 import { renderOneshotListXml, renderOutstandingOneXml, renderOutstandingXml } from '../render/oneshots-xml';
 import { outstandingJsonWriter, outstandingXmlWriter } from '../render/outstanding-stream';
-import { readOneshotXml } from '../xml/oneshot-xml';
+import { dispatchFromBody, dispatchUpdate } from './dispatch-body';
 import type { RouteDeps } from './route-deps';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The create body, XML or JSON, as the push command takes it. */
-function createFromBody(req: Request): Record<string, unknown> {
-  const body = readBody(req);
-  if (body.kind === 'xml') return { ...readOneshotXml(body.value), fromXml: true };
-  if (body.kind === 'json') {
-    if (!isPlainObject(body.value)) throw new AppError('invalid', 'Expected a JSON object {"form_namespace", "form_name", "form_description", "payload"}');
-    const { form_namespace, form_name, form_description, payload } = body.value;
-    return { form_namespace, form_name, form_description, payload };
-  }
-  throw new AppError('invalid', 'Send the oneshot as XML <oneshot> or as JSON {"form_namespace", "payload", …}');
-}
 
 function sendOutstanding(req: Request, res: Response, list: OutstandingOneshotView[]): void {
   if (responseFormat(req, 'xml') === 'xml') res.type('application/xml').send(renderOutstandingXml(list));
@@ -36,7 +18,7 @@ export function oneshotRoutes({ send }: RouteDeps): Router {
   const deviceRef = (req: Request) => String(req.params['deviceRef']);
 
   router.post('/oneshots{.:format}', async (req, res) => {
-    const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...createFromBody(req) });
+    const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req) });
     res.status(202);
     if (responseFormat(req, 'xml', { byContentType: false }) === 'xml') res.type('application/xml').send(renderOneshotListXml([created]));
     else res.json({ oneshot_list: [created] });
@@ -53,16 +35,7 @@ export function oneshotRoutes({ send }: RouteDeps): Router {
 
   router.put('/oneshots/:oneshotId{.:format}', async (req, res) => {
     const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
-    const body = jsonBody(req);
-    if (!isPlainObject(body)) throw new AppError('invalid', 'Expected a JSON object {"payload", "form_name", "form_description"}');
-    const { payload, form_name, form_description } = body;
-    const updated = await send<OutstandingOneshotView>(req, pushCommands.updateOneshot, {
-      deviceRef: deviceRef(req),
-      oneshotId,
-      payload,
-      form_name,
-      form_description,
-    });
+    const updated = await send<OutstandingOneshotView>(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), oneshotId));
     if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderOutstandingOneXml(updated));
     else res.json(updated);
   });

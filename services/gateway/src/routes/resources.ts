@@ -7,6 +7,7 @@ import {
   type ResourceView,
 } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
+import { isPlainObject } from '../http/json-object';
 import { readLimitedBody } from '../http/limited-body';
 import type { FetchWithAttachment } from '../http/send-command';
 import { pathId } from '../http/path-params';
@@ -40,7 +41,7 @@ type FileInput = { file_name?: unknown; file_data?: unknown; content_type?: unkn
 /** `{"resource": {...}}` from JSON, or `resource[...]=...` from a form-encoded body. */
 function resourceFromBody(body: ResourceUpload): Record<string, unknown> {
   const resource = body.kind === 'empty' ? undefined : (body.value as { resource?: unknown } | null)?.resource;
-  if (!isObject(resource)) {
+  if (!isPlainObject(resource)) {
     throw new AppError('invalid', 'resource: required, e.g. {"resource": {"description": "…", "file": {"file_name", "file_data", "content_type"}}}');
   }
   return resource;
@@ -86,7 +87,7 @@ interface FileUpload {
 }
 
 function fileUpload(value: unknown, maxFileBytes: number): FileUpload {
-  if (!isObject(value)) {
+  if (!isPlainObject(value)) {
     throw new AppError('invalid', 'file: must be an object {"file_name", "file_data", "content_type"}');
   }
   const file = value as FileInput;
@@ -102,40 +103,65 @@ function descriptionText(value: unknown): string {
   return value;
 }
 
+export interface ResourceWriteDeps {
+  send: RouteDeps['send'];
+  /** RESOURCE_MAX_BYTES: the largest file, once decoded. */
+  maxFileBytes: number;
+}
+
+/**
+ * Create and update as commands, from a streamed body (JSON or form): what every generation's
+ * create and update paths share; each answers in its own way.
+ */
+export function resourceWrites({ send, maxFileBytes }: ResourceWriteDeps) {
+  const bodyLimitBytes = resourceBodyLimit(maxFileBytes);
+  const readUpload = (req: Request) => readResourceUpload(req, { bodyLimitBytes, maxFileBytes });
+  return {
+    async create(req: Request): Promise<ResourceView> {
+      const fields = resourceFromBody(await readUpload(req));
+      if (fields['description'] === undefined) throw new AppError('invalid', 'description: required when creating a resource');
+      if (fields['file'] === undefined) throw new AppError('invalid', 'file: required when creating a resource');
+      const description = descriptionText(fields['description']);
+      const file = fileUpload(fields['file'], maxFileBytes);
+      return send<ResourceView>(req, resourceCommands.createResource, { description, file: file.payload }, file.bytes);
+    },
+    async update(req: Request): Promise<ResourceView> {
+      const resourceId = pathId(req.params['resourceId'], 'Resource');
+      const fields = resourceFromBody(await readUpload(req));
+      const payload: { resourceId: number; description?: string; file?: ResourceFilePayload } = { resourceId };
+      if (fields['description'] !== undefined) payload.description = descriptionText(fields['description']);
+      let bytes: Buffer | undefined;
+      if (fields['file'] !== undefined) {
+        const file = fileUpload(fields['file'], maxFileBytes);
+        payload.file = file.payload;
+        bytes = file.bytes;
+      }
+      return send<ResourceView>(req, resourceCommands.updateResource, payload, bytes);
+    },
+  };
+}
+
+/** Any other body on a resources path, read whole up to the resources' own limit (the global parser's is smaller). */
+export function readResourceBody(maxFileBytes: number): Handler {
+  return readLimitedBody(resourceBodyLimit(maxFileBytes), () => `a resource file may be at most ${maxFileBytes} bytes`);
+}
+
 /** Resources API, spec 4.1. Mounted under /api, before the global body parser. */
 export function resourceRoutes({ send, fetchWithAttachment, authenticate, maxFileBytes }: ResourceRouteDeps): Router {
   const router = Router();
-  const bodyLimitBytes = resourceBodyLimit(maxFileBytes);
-  const readUpload = (req: Request) => readResourceUpload(req, { bodyLimitBytes, maxFileBytes });
+  const writes = resourceWrites({ send, maxFileBytes });
 
   // Create and update stream their bodies (authenticated first); registered before the
   // catch-all below, which reads any other body whole, with the resources' own limit.
   router.post('/resources{.json}', authenticate, async (req, res) => {
-    const fields = resourceFromBody(await readUpload(req));
-    if (fields['description'] === undefined) throw new AppError('invalid', 'description: required when creating a resource');
-    if (fields['file'] === undefined) throw new AppError('invalid', 'file: required when creating a resource');
-    const description = descriptionText(fields['description']);
-    const file = fileUpload(fields['file'], maxFileBytes);
-    const resource = await send<ResourceView>(req, resourceCommands.createResource, { description, file: file.payload }, file.bytes);
-    res.status(201).json({ resource });
+    res.status(201).json({ resource: await writes.create(req) });
   });
 
   router.put('/resources/:resourceId{.json}', authenticate, async (req, res) => {
-    const resourceId = pathId(req.params['resourceId'], 'Resource');
-    const fields = resourceFromBody(await readUpload(req));
-    const payload: { resourceId: number; description?: string; file?: ResourceFilePayload } = { resourceId };
-    if (fields['description'] !== undefined) payload.description = descriptionText(fields['description']);
-    let bytes: Buffer | undefined;
-    if (fields['file'] !== undefined) {
-      const file = fileUpload(fields['file'], maxFileBytes);
-      payload.file = file.payload;
-      bytes = file.bytes;
-    }
-    res.json({ resource: await send<ResourceView>(req, resourceCommands.updateResource, payload, bytes) });
+    res.json({ resource: await writes.update(req) });
   });
 
-  const readBodyUpToLimit = readLimitedBody(bodyLimitBytes, () => `a resource file may be at most ${maxFileBytes} bytes`);
-  router.all(['/resources{.:format}', '/resources/*rest'], authenticate, readBodyUpToLimit);
+  router.all(['/resources{.:format}', '/resources/*rest'], authenticate, readResourceBody(maxFileBytes));
 
   router.get('/resources{.json}', async (req, res) => {
     res.json({ resources: await send<ResourceListItemView[]>(req, resourceCommands.listResources, {}) });
@@ -160,8 +186,4 @@ export function resourceRoutes({ send, fetchWithAttachment, authenticate, maxFil
   });
 
   return router;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

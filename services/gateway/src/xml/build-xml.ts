@@ -1,4 +1,5 @@
 import { XMLBuilder } from 'fast-xml-parser';
+import { xmlSafeText } from './xml-characters';
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -12,9 +13,12 @@ const builder = new XMLBuilder({
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
-/** Renders one root element, Rails `to_xml` style: declaration, two-space indent. */
+/**
+ * Renders one root element, Rails `to_xml` style: declaration, two-space indent. Characters
+ * XML cannot carry, should any be stored, become U+FFFD (xmlSafeText), so the answer always parses.
+ */
 export function buildXml(rootName: string, root: Record<string, unknown>): string {
-  return declaration + builder.build({ [rootName]: root });
+  return declaration + xmlSafeText(builder.build({ [rootName]: root }));
 }
 
 /** `<n type="integer">5</n>` */

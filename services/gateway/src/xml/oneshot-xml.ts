@@ -1,16 +1,20 @@
 import { AppError } from '@formcast/platform';
 import { elements, isNode, type XmlNode } from './parse-xml';
 
-/** The namespace of the push metadata elements (`form_name`, `form_namespace`, `form_description`). */
+/** The namespace of the push metadata elements (`form_name`, `form_namespace`, `scheduled_at`, …). */
 export const pushNamespace = 'http://mobileforms.devicemagic.com/xforms';
-const metadataNames = new Set(['form_name', 'form_namespace', 'form_description']);
+/** The first generation's metadata: in the push namespace, or without a prefix (as clients have sent it). */
+const firstMetadataNames = ['form_name', 'form_namespace', 'form_description'] as const;
+/**
+ * The later generations' dispatch fields: in the push namespace only, matched by URI, since
+ * a question may well be called `address` or `location`.
+ */
+const dispatchMetadataNames = ['scheduled_at', 'location', 'address', 'geofence_radius'] as const;
+type MetadataName = (typeof firstMetadataNames)[number] | (typeof dispatchMetadataNames)[number];
+const metadataNames = new Set<string>([...firstMetadataNames, ...dispatchMetadataNames]);
+const unprefixedMetadataNames = new Set<string>(firstMetadataNames);
 
-export interface OneshotXml {
-  form_name?: string;
-  form_namespace?: string;
-  form_description?: string;
-  payload: Record<string, unknown>;
-}
+export type OneshotXml = { [field in MetadataName]?: string } & { payload: Record<string, unknown> };
 
 type Declarations = Map<string, string>;
 
@@ -57,9 +61,12 @@ function valueOf(node: unknown, scope: Declarations): unknown {
 }
 
 /**
- * The XML create body: root `oneshot` (any prefix); `form_name`, `form_namespace` and
- * `form_description` in the push namespace, matched by URI whatever the prefix, or without a
- * prefix; every other child element is the value of the question of that (local) name.
+ * The XML create (and v3 update) body: root `oneshot` (any prefix); `form_name`,
+ * `form_namespace` and `form_description` in the push namespace, matched by URI whatever the
+ * prefix, or without a prefix; `scheduled_at`, `location`, `address` and `geofence_radius`
+ * in the push namespace; any other element with a push-namespace prefix is refused, naming it
+ * (a misspelt `dm:scheduled_at` must not push at once); every other child element is the
+ * value of the question of that (local) name.
  */
 export function readOneshotXml(document: XmlNode): OneshotXml {
   const roots = Object.keys(document).filter((k) => !k.startsWith('?'));
@@ -74,13 +81,19 @@ export function readOneshotXml(document: XmlNode): OneshotXml {
     const node = rootNode[name];
     const local = splitName(name).local;
     const uri = namespaceOf(name, declarationsOf(node, scope));
-    const isMetadata = metadataNames.has(local) && (uri === pushNamespace || splitName(name).prefix === '');
+    const isMetadata = metadataNames.has(local) && (uri === pushNamespace || (unprefixedMetadataNames.has(local) && splitName(name).prefix === ''));
+    // Prefixed only: questions written without a prefix under a default push namespace stay questions.
+    if (!isMetadata && uri === pushNamespace && splitName(name).prefix !== '') {
+      throw new AppError('invalid', `${local}: unknown element of the push namespace ${pushNamespace}; its elements are ${[...metadataNames].join(', ')}`);
+    }
     if (isMetadata) {
+      const field = local as MetadataName;
       const [only, ...more] = elements(node);
-      if (more.length > 0) throw new AppError('invalid', `${local}: must appear once`);
+      // Twice under one name, or once with the push prefix and once without.
+      if (more.length > 0 || result[field] !== undefined) throw new AppError('invalid', `${local}: must appear once`);
       const text = valueOf(only, scope);
       if (typeof text !== 'string') throw new AppError('invalid', `${local}: must be text`);
-      result[local as 'form_name' | 'form_namespace' | 'form_description'] = text;
+      result[field] = text;
       continue;
     }
     if (Object.prototype.hasOwnProperty.call(result.payload, local)) throw new AppError('invalid', `payload.${local}: given twice (with two prefixes)`);

@@ -1,8 +1,10 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { AppError } from '@formcast/platform';
+import { refuseUnwritableText } from './unwritable-text';
+import { xmlEntityDecoder } from './xml-entities';
 
 /** Deeper documents are refused: no request of this API nests more than a few levels. */
-const maxDepth = 32;
+export const maxXmlDepth = 32;
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -12,11 +14,12 @@ const parser = new XMLParser({
   trimValues: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
-  maxNestedTags: maxDepth,
+  // The parser counts the document itself among the open tags: this allows maxXmlDepth elements.
+  maxNestedTags: maxXmlDepth - 1,
   // Only the predefined entities and character references can occur: DOCTYPEs are refused
   // before parsing, so no entity can be declared, let alone expanded.
   processEntities: true,
-  htmlEntities: false,
+  entityDecoder: xmlEntityDecoder,
 });
 
 /** Any DOCTYPE or entity declaration, anywhere: the classic XXE / billion-laughs vectors. */
@@ -25,8 +28,9 @@ const declarationPattern = /<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST)/i;
 export type XmlNode = Record<string, unknown>;
 
 /**
- * Parses an XML request body. Refuses DOCTYPEs and entity declarations, malformed XML and
- * documents nested deeper than the limit, each with AppError('invalid').
+ * Parses an XML request body. Refuses DOCTYPEs and entity declarations, malformed XML (one
+ * root element, no more), documents nested deeper than the limit, and text (raw or from a
+ * character reference) that XML cannot carry, naming its element; each with AppError('invalid').
  */
 export function parseXml(text: string): XmlNode {
   if (declarationPattern.test(text)) {
@@ -36,12 +40,18 @@ export function parseXml(text: string): XmlNode {
   if (valid !== true) {
     throw new AppError('invalid', `Malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
   }
+  let document: XmlNode;
   try {
-    return parser.parse(text) as XmlNode;
+    document = parser.parse(text) as XmlNode;
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unreadable';
     throw new AppError('invalid', `Malformed XML: ${reason}`);
   }
+  // The validator lets several root elements through; the same name twice parses as a list.
+  const roots = Object.keys(document);
+  if (roots.length > 1 || Array.isArray(document[roots[0]!])) throw new AppError('invalid', 'Malformed XML: more than one root element');
+  refuseUnwritableText(document, 'xml');
+  return document;
 }
 
 /** The one element under the document, by name; anything else is a bad request. */

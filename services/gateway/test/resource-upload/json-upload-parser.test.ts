@@ -117,7 +117,7 @@ describe('jsonUploadParser', () => {
       resource(file(), { description: large }),
       JSON.stringify({ [large]: 1, resource: {} }),
       JSON.stringify({ unknown: large }),
-      '['.repeat(otherFieldsLimit + 1),
+      `[${'[],'.repeat(otherFieldsLimit)}[]]`,
       `[${'0,'.repeat(otherFieldsLimit / 2)}0]`,
     ]) {
       const error = refusal(() => parse([body]));

@@ -1,8 +1,12 @@
 import { Agent, createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import type { Request, Response } from 'express';
 import { AppError } from '@formcast/platform';
 import { Base64Decoder } from '../../src/http/resource-upload/base64-decoder';
+import { watchRequestBodies } from '../../src/http/body-watch';
+import { defaultHttpTimeouts } from '../../src/http/http-timeouts';
 import { readResourceUpload, type ResourceUpload } from '../../src/http/resource-upload/read-resource-upload';
 import { fileDataOf } from './decoded';
 import { randomPieces } from './pieces';
@@ -30,9 +34,9 @@ function fakeExchange(headers: Record<string, string>) {
       await reading;
       return outcome!;
     },
-    /** Whether the connection is cut once the rest of the body has been dropped for 2 s. */
-    cutOffAfter2s: () => {
-      jest.advanceTimersByTime(1999);
+    /** Whether the connection is cut once the rest of the body has been dropped for REFUSED_BODY_DRAIN_MS (30 s). */
+    cutOffAfterDrain: () => {
+      jest.advanceTimersByTime(defaultHttpTimeouts.refusedBodyDrainMs - 1);
       if (socket.destroy.mock.calls.length > 0) return false;
       jest.advanceTimersByTime(1);
       return socket.destroy.mock.calls.length === 1;
@@ -57,7 +61,7 @@ const formBody = `resource[description]=${encodeURIComponent('é 日本 😀')}&
 const cut = (text: string, seed: number) => randomPieces(Buffer.from(text).toString('latin1'), seed, 5000).map((piece) => Buffer.from(piece, 'latin1'));
 
 describe('readResourceUpload', () => {
-  // The 2 s cut-off runs on fake time; streams and `settled` keep the real ticks.
+  // The drain's cut-off runs on fake time; streams and `settled` keep the real ticks.
   beforeEach(() => jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
   afterEach(() => jest.useRealTimers());
 
@@ -95,18 +99,69 @@ describe('readResourceUpload', () => {
     }
   });
 
-  it('refuses a compressed body with 415, reading nothing', async () => {
-    const { error } = await read({ ...json, 'content-encoding': 'gzip' }, []);
-    expect(error?.code).toBe('unsupported_media_type');
-    expect(error?.message).toBe('Content-Encoding gzip is not accepted here: send the body uncompressed');
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ])('reads a body compressed as %s, cut anywhere, the file decoded', async (encoding, compress) => {
+    const compressed = compress(Buffer.from(jsonBody));
+    const { upload } = await read({ ...json, 'content-encoding': encoding }, [compressed.subarray(0, 7), compressed.subarray(7, 500), compressed.subarray(500)]);
+    const value = (upload as { value: { resource: { description: string } } }).value;
+    expect(value.resource.description).toBe('é 日本 😀');
+    expect((fileDataOf(value) as Base64Decoder).bytes().equals(fileBytes)).toBe(true);
   });
 
-  it('refuses a Content-Length over the limit with 413 before reading, and cuts the connection off 2 s after the answer', async () => {
+  it('refuses an unknown Content-Encoding with 415, reading nothing', async () => {
+    const { error } = await read({ ...json, 'content-encoding': 'compress' }, []);
+    expect(error?.code).toBe('unsupported_media_type');
+    expect(error?.message).toMatch(/^Content-Encoding compress is not accepted/);
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('refuses a body that is not %s with 400 at once, before its end', async (encoding) => {
+    const exchange = fakeExchange({ ...json, 'content-encoding': encoding });
+    exchange.body.write(Buffer.from('this is not compressed at all, whatever the header says'.repeat(20)));
+    const { error } = await exchange.outcome();
+    expect(error?.code).toBe('invalid');
+    expect(error?.message).toBe(`body: could not be decompressed (${encoding})`);
+  });
+
+  it('refuses a compressed body cut short with 400', async () => {
+    const compressed = gzipSync(Buffer.from(jsonBody));
+    const { error } = await read({ ...json, 'content-encoding': 'gzip' }, [compressed.subarray(0, compressed.length - 10)]);
+    expect(error?.message).toBe('body: could not be decompressed (gzip)');
+  });
+
+  it('refuses a decompression bomb with 413 as soon as what it decompresses to passes the limit', async () => {
+    const bomb = gzipSync(Buffer.alloc(50 * limits.bodyLimitBytes, ' '));
+    expect(bomb.length).toBeLessThan(limits.bodyLimitBytes / 10);
+    const exchange = fakeExchange({ ...json, 'content-encoding': 'gzip' });
+    exchange.body.write(bomb);
+    const { error } = await exchange.outcome();
+    expect(error?.code).toBe('too_large');
+  });
+
+  it('refuses text XML cannot carry, naming the field, in JSON and form bodies', async () => {
+    const jsonRefusal = await read(json, [JSON.stringify({ resource: { description: 'bell \u0007', file: { file_name: 'a.txt' } } })]);
+    expect(jsonRefusal.error?.message).toBe('resource.description: contains a character XML cannot carry (U+0007)');
+    const formRefusal = await read(form, ['resource[description]=x&resource[file][file_name]=a%00.txt']);
+    expect(formRefusal.error?.message).toBe('resource.file.file_name: contains a character XML cannot carry (U+0000)');
+    const surrogate = await read(json, ['{"resource":{"description":"\\ud800"}}']);
+    expect(surrogate.error?.message).toBe('resource.description: contains a character XML cannot carry (U+D800, a lone surrogate)');
+  });
+
+  it('refuses JSON nested deeper than 32 levels, as readBody does; 32 are read', async () => {
+    const nested = (depth: number) => `{"resource":{"description":"x","extra":${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}}}`;
+    expect((await read(json, [nested(32)])).upload).toMatchObject({ kind: 'json' });
+    expect((await read(json, [nested(33)])).error?.message).toBe('The JSON body is nested deeper than 32 levels');
+    expect((await read(json, [nested(30_000)])).error?.message).toBe('The JSON body is nested deeper than 32 levels');
+  });
+
+  it('refuses a Content-Length over the limit with 413 before reading, and cuts the connection off once the drain time is over', async () => {
     const exchange = fakeExchange({ 'content-type': 'application/json', 'content-length': String(limits.bodyLimitBytes + 1) });
     const { error } = await exchange.outcome();
     expect(error?.code).toBe('too_large');
     expect(error?.message).toBe(`The request body is too large: a resource file may be at most ${limits.maxFileBytes} bytes`);
-    expect(exchange.cutOffAfter2s()).toBe(true);
+    expect(exchange.cutOffAfterDrain()).toBe(true);
   });
 
   it('refuses a chunked body with 413 as soon as it passes the limit, without waiting for its end', async () => {
@@ -115,7 +170,7 @@ describe('readResourceUpload', () => {
     exchange.body.write('QUJD'.repeat(limits.bodyLimitBytes / 4));
     expect(await exchange.settled()).toBe(true);
     expect((await exchange.outcome()).error?.message).toMatch(/^The request body is too large: /);
-    expect(exchange.cutOffAfter2s()).toBe(true);
+    expect(exchange.cutOffAfterDrain()).toBe(true);
   });
 
   it('refuses a file far over RESOURCE_MAX_BYTES with 413 while it is read', async () => {
@@ -128,7 +183,7 @@ describe('readResourceUpload', () => {
       for (let i = 0; i < 40 && !(await exchange.settled()); i++) exchange.body.write('QUJD'.repeat(1024));
       const { error } = await exchange.outcome();
       expect(error?.message).toBe(`file.file_data: the file is over ${limits.maxFileBytes} bytes; the largest accepted is ${limits.maxFileBytes} bytes`);
-      expect(exchange.cutOffAfter2s()).toBe(true);
+      expect(exchange.cutOffAfterDrain()).toBe(true);
     }
   });
 
@@ -148,7 +203,7 @@ describe('readResourceUpload', () => {
     const { error } = await exchange.outcome();
     expect(error?.code).toBe('invalid');
     expect(error?.message).toMatch(/^Malformed JSON: /);
-    expect(exchange.cutOffAfter2s()).toBe(false);
+    expect(exchange.cutOffAfterDrain()).toBe(false);
   });
 
   it('still refuses a malformed body with 413 when it goes on past the limit', async () => {
@@ -192,7 +247,10 @@ describe('readResourceUpload over HTTP', () => {
   let port: number;
 
   beforeAll(async () => {
+    // As in the gateway, with the refused body dropped for 2 s at most.
+    const watchBodies = watchRequestBodies({ ...defaultHttpTimeouts, refusedBodyDrainMs: 2000 }, limits.bodyLimitBytes);
     server = createServer((req, res) => {
+      watchBodies(req as Request, res as Response, () => undefined);
       readResourceUpload(req, limits).then(
         (upload) => res.end(JSON.stringify({ kind: upload.kind })),
         (error: AppError) => {
@@ -222,7 +280,7 @@ describe('readResourceUpload over HTTP', () => {
       req.write('{"resource":{"file":{"file_data":"');
       const chunk = 'QUJD'.repeat(4096);
       const writeNext = () => {
-        if (req.destroyed || sent > 10 * limits.bodyLimitBytes) return;
+        if (req.destroyed || sent > 1.5 * limits.bodyLimitBytes) return; // within the drain's bytes: never cut
         sent += chunk.length;
         req.write(chunk, () => setImmediate(writeNext));
       };
@@ -233,7 +291,7 @@ describe('readResourceUpload over HTTP', () => {
     expect(answer.sent).toBeLessThan(limits.bodyLimitBytes);
   });
 
-  it('cuts a client off about 2 s after the 413 when it goes on writing', async () => {
+  it('cuts a client off about REFUSED_BODY_DRAIN_MS (2 s here) after the 413 when it goes on writing', async () => {
     const timing = await new Promise<{ status: number; cutAfterMs: number }>((resolve) => {
       let status = 0;
       let answeredAt = 0;

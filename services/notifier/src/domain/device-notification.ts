@@ -26,14 +26,31 @@ export interface DeviceNotification {
 }
 
 /**
- * The notification for one event, given the badge after it and whether its oneshot is
- * outstanding; null when the device has no push token (its badge is still kept). A
- * `created` that arrives after its oneshot ended is not announced: it only carries the badge.
+ * Whether this handling of an event announces its oneshot (a visible alert): only an
+ * announcing event (`created`) of a oneshot still outstanding, and only the one that took
+ * the oneshot's announcement in the badge store, so copies of the event (the outbox sends at
+ * least once) update the badge silently. One exception: the broker's redelivery of an event
+ * whose handler died (a notifier killed between taking the announcement and FCM accepting
+ * the message) announces again, so a kill may repeat an alert but never loses one.
+ */
+export function announcesOneshot(
+  event: PushEventType,
+  change: { outstanding: boolean; announce: boolean },
+  delivery: { redelivered: boolean } = { redelivered: false },
+): boolean {
+  if (!oneshotTransitions[event].announces || !change.outstanding) return false;
+  return change.announce || delivery.redelivered;
+}
+
+/**
+ * The notification for one event, given the badge after it and whether it announces its
+ * oneshot (`announcesOneshot`); null when the device has no push token (its badge is still
+ * kept). Without the announcement it carries only the badge.
  */
 export function notificationFor(
   event: PushEventType,
   payload: OneshotEventPayload,
-  change: { badge: number; outstanding: boolean },
+  change: { badge: number; announces: boolean },
 ): DeviceNotification | null {
   if (!payload.pushToken) return null;
   const oneshot: OneshotSummary = {
@@ -50,7 +67,7 @@ export function notificationFor(
     badge: change.badge,
     event,
     oneshot,
-    announces: oneshotTransitions[event].announces && change.outstanding ? oneshot : null,
+    announces: change.announces ? oneshot : null,
   };
 }
 

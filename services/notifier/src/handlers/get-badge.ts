@@ -1,5 +1,6 @@
 import type { CommandHandler } from '@formcast/bus';
 import { getBadgePayload, type BadgeView } from '@formcast/contracts';
+import { recordBadgeOperation } from '@formcast/metrics';
 import { parsePayload, requireOrgId } from '@formcast/platform';
 import type { NotifierDeps } from './deps';
 
@@ -9,5 +10,7 @@ export const getBadge =
   async (command): Promise<BadgeView> => {
     const orgId = requireOrgId(command);
     const { deviceId } = parsePayload(getBadgePayload, command.payload);
-    return { badge: await badges.badge({ orgId, deviceId }) };
+    const badge = await badges.badge({ orgId, deviceId });
+    recordBadgeOperation('read');
+    return { badge };
   };

@@ -1,7 +1,8 @@
 import type { EventHandler } from '@formcast/bus';
+import { recordBadgeOperation } from '@formcast/metrics';
 import { createEnvelope, directoryCommands, oneshotEventPayload, type Envelope, type PushEventType } from '@formcast/contracts';
 import { AppError, parsePayload } from '@formcast/platform';
-import { notificationFor, type DeviceNotification } from '../domain/device-notification';
+import { announcesOneshot, notificationFor, type DeviceNotification } from '../domain/device-notification';
 import { oneshotTransitions } from '../domain/oneshot-transition';
 import type { SendOutcome } from '../domain/send-outcome';
 import type { NotifierDeps } from './deps';
@@ -9,22 +10,27 @@ import type { NotifierDeps } from './deps';
 /**
  * `push.oneshot.created`, `updated`, `revoked` and `completed`: one badge change (one Redis
  * script call), then, when the device has a push token, one notification carrying the new
- * badge. Safe to run again: the badge change is idempotent, and a notification repeated
- * carries the same (or a newer) badge under the same collapse key.
+ * badge. Safe to run again: the badge change is idempotent, and a oneshot is announced
+ * (a visible alert) once: the badge change also takes its announcement, and a copy of the
+ * event finds it taken and sends the badge silently (see `announcesOneshot`).
  *
  * FCM errors: an unregistered token is cleared in the directory; a refused message is
- * logged; both end here. Anything retryable throws, so the bus retries the event with
- * backoff and dead-letters it after its last attempt.
+ * logged; both end here (the announcement stays taken). Anything retryable gives the
+ * announcement back and throws, so the bus retries the event with backoff (announcing it
+ * then) and dead-letters it after its last attempt.
  */
 export const recordOneshotEvent =
   (deps: NotifierDeps, type: PushEventType): EventHandler =>
-  async (event) => {
+  async (event, delivery) => {
     const payload = parsePayload(oneshotEventPayload, event.payload);
     const device = { orgId: payload.orgId, deviceId: payload.deviceId };
-    const change = await deps.badges.record(device, payload.oneshotId, oneshotTransitions[type].state);
-    const notification = notificationFor(type, payload, change);
+    const { state, announces } = oneshotTransitions[type];
+    const change = await deps.badges.record(device, payload.oneshotId, state, announces && Boolean(payload.pushToken));
+    recordBadgeOperation(state === 'outstanding' ? 'record_outstanding' : 'record_ended');
+    const notification = notificationFor(type, payload, { badge: change.badge, announces: announcesOneshot(type, change, delivery) });
     if (!notification) return;
     const outcome = await deps.notifications.dispatch(notification);
+    if (outcome.status === 'retry' && change.announce) await deps.badges.releaseAnnouncement(device, payload.oneshotId);
     await settle(deps, event, notification, outcome);
   };
 

@@ -1,4 +1,4 @@
-import type { BadgeDevice } from '../store/badge-store';
+import type { BadgeDevice } from '../domain/badge-device';
 
 /**
  * Send rights per device across notifier replicas. Two replicas sending to one device at

@@ -1,8 +1,10 @@
+import { recordFcmSend } from '@formcast/metrics';
 import type { Logger } from '@formcast/platform';
 import { deviceKeyOf, mergeNotifications, type DeviceNotification } from '../domain/device-notification';
 import type { SendOutcome } from '../domain/send-outcome';
 import type { DeviceSendGuard } from './device-send-guard';
 import { maxSendBatch, type NotificationSender } from './notification-sender';
+import { SendSpans, sendTracesHere, type SendTraces } from './send-spans';
 
 interface Waiting {
   notification: DeviceNotification;
@@ -12,6 +14,8 @@ interface Waiting {
   notBefore?: number;
   /** When the right was first refused (ms): past `maxClaimWaitMs`, answered `retry`. */
   refusedSince?: number;
+  /** While tracing: the trace of each event waiting here, for the send's spans. */
+  traces?: SendTraces;
 }
 
 export interface NotificationDispatcherOptions {
@@ -71,7 +75,7 @@ export class NotificationDispatcher {
     }
     return new Promise((settle) => {
       const key = deviceKeyOf(notification);
-      this.enqueue(key, { notification, settle: [settle] });
+      this.enqueue(key, { notification, settle: [settle], traces: sendTracesHere() });
       this.scheduleFlush();
     });
   }
@@ -97,6 +101,7 @@ export class NotificationDispatcher {
     const [older, newer] = entry.refusedSince === undefined ? [pending, entry] : [entry, pending];
     pending.notification = mergeNotifications(older.notification, newer.notification);
     pending.settle.push(...entry.settle);
+    if (entry.traces) pending.traces = [...(pending.traces ?? []), ...entry.traces];
     pending.notBefore = entry.notBefore ?? pending.notBefore;
     pending.refusedSince = entry.refusedSince ?? pending.refusedSince;
   }
@@ -191,6 +196,7 @@ export class NotificationDispatcher {
     batch.forEach(([key, pending], index) => {
       this.sending.delete(key);
       const outcome = outcomeAt(index);
+      recordFcmSend(outcome.status);
       if (outcome.status === 'retry' && outcome.retryAfterMs) {
         this.resumeAt = Math.max(this.resumeAt, this.now() + outcome.retryAfterMs);
       }
@@ -199,6 +205,7 @@ export class NotificationDispatcher {
   }
 
   private async sendClaimed(batch: Batch): Promise<void> {
+    const spans = SendSpans.open(batch.map(([, pending]) => pending.traces));
     const outcomes = await this.sender
       .sendEach(batch.map(([, pending]) => pending.notification))
       .catch((error: unknown): SendOutcome[] => {
@@ -209,6 +216,8 @@ export class NotificationDispatcher {
     await this.options.guard
       ?.release(batch.map(([, pending]) => pending.notification))
       .catch((error: unknown) => this.options.logger?.warn({ err: error }, 'could not give back the devices\' send rights'));
-    this.answer(batch, (index) => outcomes[index] ?? { status: 'retry', code: 'notifier/no-outcome', message: 'The sender gave no outcome' });
+    const outcomeAt = (index: number): SendOutcome => outcomes[index] ?? { status: 'retry', code: 'notifier/no-outcome', message: 'The sender gave no outcome' };
+    spans?.end(outcomeAt);
+    this.answer(batch, outcomeAt);
   }
 }

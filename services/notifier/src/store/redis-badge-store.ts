@@ -28,11 +28,13 @@ type BadgeRedis = Redis & {
   recordOneshot(
     outstandingKey: string,
     endedKey: string,
+    announcedKey: string,
     state: OneshotState,
     oneshotId: number,
     now: number,
     ttlMs: number,
-  ): Promise<[number, number]>;
+    announce: '1' | '0',
+  ): Promise<[number, number, number]>;
   claimSendRight(rightKey: string, outstandingKey: string, token: string, ttlMs: number): Promise<number>;
   releaseSendRight(rightKey: string, token: string): Promise<number>;
 };
@@ -54,7 +56,7 @@ export class RedisBadgeStore implements BadgeStore, DeviceSendGuard {
   private closing: Promise<void> | null = null;
 
   private constructor(redis: Redis, options: RedisBadgeStoreOptions) {
-    redis.defineCommand('recordOneshot', { numberOfKeys: 2, lua: recordOneshotScript });
+    redis.defineCommand('recordOneshot', { numberOfKeys: 3, lua: recordOneshotScript });
     redis.defineCommand('claimSendRight', { numberOfKeys: 2, lua: claimSendRightScript });
     redis.defineCommand('releaseSendRight', { numberOfKeys: 1, lua: releaseSendRightScript });
     this.redis = redis as BadgeRedis;
@@ -88,22 +90,28 @@ export class RedisBadgeStore implements BadgeStore, DeviceSendGuard {
   }
 
   /** A device's keys share the hash tag `{device:<org>:<device>}`. */
-  keysOf(device: BadgeDevice): { outstanding: string; ended: string; sendRight: string } {
+  keysOf(device: BadgeDevice): { outstanding: string; ended: string; announced: string; sendRight: string } {
     const tag = `${this.keyPrefix}{device:${device.orgId}:${device.deviceId}}`;
-    return { outstanding: `${tag}:outstanding`, ended: `${tag}:ended`, sendRight: `${tag}:sending` };
+    return { outstanding: `${tag}:outstanding`, ended: `${tag}:ended`, announced: `${tag}:announced`, sendRight: `${tag}:sending` };
   }
 
-  async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
+  async record(device: BadgeDevice, oneshotId: number, state: OneshotState, announce = false): Promise<BadgeChange> {
     const keys = this.keysOf(device);
-    const [badge, outstanding] = await this.redis.recordOneshot(
+    const [badge, outstanding, announced] = await this.redis.recordOneshot(
       keys.outstanding,
       keys.ended,
+      keys.announced,
       state,
       oneshotId,
       this.now(),
       this.tombstoneTtlMs,
+      announce ? '1' : '0',
     );
-    return { badge, outstanding: outstanding === 1 };
+    return { badge, outstanding: outstanding === 1, announce: announced === 1 };
+  }
+
+  async releaseAnnouncement(device: BadgeDevice, oneshotId: number): Promise<void> {
+    await this.redis.zrem(this.keysOf(device).announced, String(oneshotId));
   }
 
   async badge(device: BadgeDevice): Promise<number> {

@@ -24,7 +24,17 @@ export class SqliteBadgeStore implements BadgeStore {
   private readonly tombstoneTtlMs: number;
   private readonly now: () => number;
   private readonly sql: Record<
-    'dropExpired' | 'sweepExpired' | 'isEnded' | 'addOutstanding' | 'removeOutstanding' | 'addTombstone' | 'count',
+    | 'dropExpired'
+    | 'sweepExpired'
+    | 'dropExpiredAnnouncements'
+    | 'sweepExpiredAnnouncements'
+    | 'isEnded'
+    | 'addOutstanding'
+    | 'removeOutstanding'
+    | 'addTombstone'
+    | 'takeAnnouncement'
+    | 'dropAnnouncement'
+    | 'count',
     SqliteStatement
   >;
   private readonly queries: SqliteQueries;
@@ -48,6 +58,8 @@ export class SqliteBadgeStore implements BadgeStore {
     this.sql = {
       dropExpired: this.db.prepare(`DELETE FROM ended_oneshots WHERE ${device} AND ended_at <= ?`),
       sweepExpired: this.db.prepare('DELETE FROM ended_oneshots WHERE ended_at <= ?'),
+      dropExpiredAnnouncements: this.db.prepare(`DELETE FROM announced_oneshots WHERE ${device} AND announced_at <= ?`),
+      sweepExpiredAnnouncements: this.db.prepare('DELETE FROM announced_oneshots WHERE announced_at <= ?'),
       isEnded: this.db.prepare(`SELECT 1 FROM ended_oneshots WHERE ${device} AND oneshot_id = ?`),
       addOutstanding: this.db.prepare(
         'INSERT INTO outstanding_oneshots (org_id, device_id, oneshot_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -57,35 +69,49 @@ export class SqliteBadgeStore implements BadgeStore {
         `INSERT INTO ended_oneshots (org_id, device_id, oneshot_id, ended_at) VALUES (?, ?, ?, ?)
          ON CONFLICT DO UPDATE SET ended_at = max(ended_at, excluded.ended_at)`,
       ),
+      takeAnnouncement: this.db.prepare(
+        'INSERT INTO announced_oneshots (org_id, device_id, oneshot_id, announced_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+      ),
+      dropAnnouncement: this.db.prepare(`DELETE FROM announced_oneshots WHERE ${device} AND oneshot_id = ?`),
       count: this.db.prepare(`SELECT count(*) FROM outstanding_oneshots WHERE ${device}`).pluck(),
     };
     this.queries = new SqliteQueries(this.db);
   }
 
-  async record(device: BadgeDevice, oneshotId: number, state: OneshotState): Promise<BadgeChange> {
+  async record(device: BadgeDevice, oneshotId: number, state: OneshotState, announce = false): Promise<BadgeChange> {
     const now = this.now();
     const horizon = now - this.tombstoneTtlMs;
-    const result = await this.queries.writeGrouped(() => this.change([device.orgId, device.deviceId], oneshotId, state, now, horizon));
+    const result = await this.queries.writeGrouped(() =>
+      this.change([device.orgId, device.deviceId], oneshotId, state, announce, now, horizon),
+    );
     if (now - this.lastSweep >= sweepIntervalMs) {
       this.lastSweep = now;
       this.sql.sweepExpired.run(horizon);
+      this.sql.sweepExpiredAnnouncements.run(horizon);
     }
     return result;
   }
 
+  async releaseAnnouncement(device: BadgeDevice, oneshotId: number): Promise<void> {
+    await this.queries.writeGrouped(() => this.sql.dropAnnouncement.run(device.orgId, device.deviceId, oneshotId));
+  }
+
   /** One change, inside the caller's transaction. */
-  private change(key: Device, oneshotId: number, state: OneshotState, now: number, horizon: number): BadgeChange {
+  private change(key: Device, oneshotId: number, state: OneshotState, announce: boolean, now: number, horizon: number): BadgeChange {
     this.sql.dropExpired.run(...key, horizon);
+    this.sql.dropExpiredAnnouncements.run(...key, horizon);
     if (state === 'ended') {
       this.sql.removeOutstanding.run(...key, oneshotId);
+      this.sql.dropAnnouncement.run(...key, oneshotId);
       this.sql.addTombstone.run(...key, oneshotId, now);
-      return { badge: this.countOf(key), outstanding: false };
+      return { badge: this.countOf(key), outstanding: false, announce: false };
     }
     // Outstanding unless it has a tombstone: a oneshot never has both (ending one removes it
     // in the same transaction that leaves its tombstone, and one with a tombstone is not added).
     const ended = this.sql.isEnded.get(...key, oneshotId) !== undefined;
     if (!ended) this.sql.addOutstanding.run(...key, oneshotId);
-    return { badge: this.countOf(key), outstanding: !ended };
+    const announced = announce && !ended && this.sql.takeAnnouncement.run(...key, oneshotId, now).changes === 1;
+    return { badge: this.countOf(key), outstanding: !ended, announce: announced };
   }
 
   async badge(device: BadgeDevice): Promise<number> {

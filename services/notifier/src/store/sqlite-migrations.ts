@@ -28,4 +28,19 @@ export const badgeMigrations: Migration[] = [
       CREATE INDEX ended_oneshots_by_time ON ended_oneshots (ended_at);
     `,
   },
+  {
+    version: 2,
+    up: `
+      -- record, releaseAnnouncement: oneshots announced (announced_at in epoch ms), so each is
+      -- announced once; dropped when it ends, swept with the tombstones after the TTL
+      CREATE TABLE announced_oneshots (
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        oneshot_id INTEGER NOT NULL,
+        announced_at INTEGER NOT NULL,
+        PRIMARY KEY (org_id, device_id, oneshot_id)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX announced_oneshots_by_time ON announced_oneshots (announced_at);
+    `,
+  },
 ];

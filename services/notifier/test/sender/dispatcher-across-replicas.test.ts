@@ -2,7 +2,9 @@ import { Redis } from 'ioredis';
 import { pushEvents } from '@formcast/contracts';
 import { uniqueName, waitFor } from '@formcast/testing';
 import type { DeviceNotification } from '../../src/domain/device-notification';
+import type { BadgeDevice } from '../../src/domain/badge-device';
 import type { SendOutcome } from '../../src/domain/send-outcome';
+import type { DeviceSendGuard } from '../../src/sender/device-send-guard';
 import { NotificationDispatcher } from '../../src/sender/notification-dispatcher';
 import type { NotificationSender } from '../../src/sender/notification-sender';
 import { RedisBadgeStore } from '../../src/store/redis-badge-store';
@@ -38,6 +40,23 @@ class HeldSender implements NotificationSender {
   async close(): Promise<void> {}
 }
 
+/** A replica's guard, counting the claims it was refused (another replica held the device). */
+class RefusalCountingGuard implements DeviceSendGuard {
+  refused = 0;
+
+  constructor(private readonly guard: DeviceSendGuard) {}
+
+  async claim(devices: BadgeDevice[]): Promise<Array<number | null>> {
+    const badges = await this.guard.claim(devices);
+    this.refused += badges.filter((badge) => badge === null).length;
+    return badges;
+  }
+
+  release(devices: BadgeDevice[]): Promise<void> {
+    return this.guard.release(devices);
+  }
+}
+
 const url = redisUrlForTests();
 const keyPrefix = `${uniqueName('test_send_rights')}:`;
 const device = { orgId: 5, deviceId: 77 };
@@ -56,6 +75,7 @@ describe('NotificationDispatcher, two replicas sharing Redis', () => {
   let senderB: HeldSender;
   let replicaA: NotificationDispatcher;
   let replicaB: NotificationDispatcher;
+  let guardB: RefusalCountingGuard;
 
   beforeAll(async () => {
     admin = new Redis(url);
@@ -75,7 +95,8 @@ describe('NotificationDispatcher, two replicas sharing Redis', () => {
     senderA = new HeldSender('A', sent);
     senderB = new HeldSender('B', sent);
     replicaA = new NotificationDispatcher(senderA, { guard: storeA.sendGuard(), claimRetryMs: 5 });
-    replicaB = new NotificationDispatcher(senderB, { guard: storeB.sendGuard(), claimRetryMs: 5 });
+    guardB = new RefusalCountingGuard(storeB.sendGuard());
+    replicaB = new NotificationDispatcher(senderB, { guard: guardB, claimRetryMs: 5 });
   });
   afterEach(async () => {
     senderA.letThrough();
@@ -91,8 +112,9 @@ describe('NotificationDispatcher, two replicas sharing Redis', () => {
 
     const second = await storeB.record(device, 2, 'outstanding');
     const outcomeB = replicaB.dispatch(created(2, second.badge));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(senderB.waiting).toBe(0); // A holds the device
+    // B asks for the device's right again and again, and is refused while A holds it.
+    await waitFor(() => guardB.refused >= 3, { description: 'replica B refused the right three times' });
+    expect(senderB.waiting).toBe(0);
 
     senderA.letThrough();
     await waitFor(() => senderB.waiting === 1, { description: 'replica B sending once A is done' });

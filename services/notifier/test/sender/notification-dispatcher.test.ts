@@ -1,4 +1,5 @@
 import { pushEvents, type PushEventType } from '@formcast/contracts';
+import { parseExposition, renderMetrics, sampleValue } from '@formcast/metrics';
 import { waitFor } from '@formcast/testing';
 import type { DeviceNotification } from '../../src/domain/device-notification';
 import type { SendOutcome } from '../../src/domain/send-outcome';
@@ -61,6 +62,19 @@ describe('NotificationDispatcher', () => {
     expect(sender.calls.map((batch) => batch.length)).toEqual([500, 500, 200]);
     expect(new Set(sender.calls.flat().map((n) => n.deviceId)).size).toBe(1200);
     expect(outcomes.every((o) => o.status === 'sent')).toBe(true);
+  });
+
+  it('counts each message sent by its outcome in the metrics', async () => {
+    const sends = async (outcome: string) => sampleValue(parseExposition((await renderMetrics()).body), 'formcast_fcm_sends_total', { outcome });
+    const before = { sent: await sends('sent'), rejected: await sends('rejected'), retry: await sends('retry') };
+    sender.answer = async (batch) =>
+      batch.map((n): SendOutcome =>
+        n.deviceId === 1 ? { status: 'sent' } : n.deviceId === 2 ? { status: 'rejected', code: 'messaging/invalid-argument', message: 'bad' } : { status: 'retry', code: 'messaging/internal-error', message: 'later' },
+      );
+    await Promise.all([1, 2, 3, 4].map((device) => dispatcher.dispatch(notification(device, pushEvents.oneshotUpdated, device, 1))));
+    expect(await sends('sent')).toBe(before.sent + 1);
+    expect(await sends('rejected')).toBe(before.rejected + 1);
+    expect(await sends('retry')).toBe(before.retry + 2);
   });
 
   it('merges what waits for one device into one message with the newest badge, keeping a live announcement', async () => {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { uniqueName } from '@formcast/testing';
+import { uniqueName, waitFor } from '@formcast/testing';
 import { openBadgeStore } from '../../src/store';
 import { RedisBadgeStore } from '../../src/store/redis-badge-store';
 import { describeBadgeStoreContract, TestClock } from './badge-store.contract';
@@ -52,10 +52,12 @@ describe('RedisBadgeStore keys', () => {
     expect(keys).toEqual({
       outstanding: `${keyPrefix}{device:3:44}:outstanding`,
       ended: `${keyPrefix}{device:3:44}:ended`,
+      announced: `${keyPrefix}{device:3:44}:announced`,
       sendRight: `${keyPrefix}{device:3:44}:sending`,
     });
     expect(calculateSlot(keys.outstanding)).toBe(calculateSlot(keys.ended));
     expect(calculateSlot(keys.outstanding)).toBe(calculateSlot(keys.sendRight));
+    expect(calculateSlot(keys.outstanding)).toBe(calculateSlot(keys.announced));
     expect(calculateSlot(keys.outstanding)).not.toBe(calculateSlot(store.keysOf({ orgId: 3, deviceId: 45 }).outstanding));
   });
 
@@ -81,6 +83,30 @@ describe('RedisBadgeStore keys', () => {
     clock.advance(tombstoneTtlMs);
     await store.record(device, 3, 'ended');
     expect(await admin.zrange(keys.ended, 0, -1)).toEqual(['3']);
+  });
+
+  it('holds announced ids in a sorted set beside the badge keys, expiring after the TTL, and drops one when its oneshot ends', async () => {
+    const device = { orgId: 3, deviceId: 48 };
+    const keys = store.keysOf(device);
+    await store.record(device, 1, 'outstanding', true);
+    await store.record(device, 2, 'outstanding', true);
+    await store.record(device, 3, 'outstanding');
+    expect(await admin.zrange(keys.announced, 0, -1, 'WITHSCORES')).toEqual(['1', String(clock.now()), '2', String(clock.now())]);
+    const pttl = await admin.pttl(keys.announced);
+    expect(pttl).toBeGreaterThan(tombstoneTtlMs - 60_000);
+    expect(pttl).toBeLessThanOrEqual(tombstoneTtlMs);
+    await store.record(device, 2, 'ended');
+    await store.releaseAnnouncement(device, 1);
+    expect(await admin.exists(keys.announced)).toBe(0);
+  });
+
+  it('drops expired announcements of a device when it changes', async () => {
+    const device = { orgId: 3, deviceId: 49 };
+    const keys = store.keysOf(device);
+    await store.record(device, 1, 'outstanding', true);
+    clock.advance(tombstoneTtlMs);
+    await store.record(device, 2, 'outstanding', true);
+    expect(await admin.zrange(keys.announced, 0, -1)).toEqual(['2']);
   });
 
   it('refuses a key prefix that would break the hash tag', async () => {
@@ -130,8 +156,11 @@ describe('RedisBadgeStore send rights (two notifier processes)', () => {
     const device = { orgId: 8, deviceId: 3 };
     expect(await first.claim([device])).toEqual([0]);
     expect(await second.claim([device])).toEqual([null]);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await second.claim([device])).toEqual([0]);
+    // Redis expires it (PX, on the server's clock), so the wait is real: about sendRightMs.
+    const pttl = await admin.pttl(first.keysOf(device).sendRight);
+    expect(pttl).toBeGreaterThan(0);
+    expect(pttl).toBeLessThanOrEqual(300);
+    await waitFor(async () => (await second.claim([device]))[0] === 0, { timeoutMs: 2000, description: 'the right to expire' });
     await second.release([device]);
   });
 });

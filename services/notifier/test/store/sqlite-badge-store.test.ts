@@ -7,7 +7,7 @@ import { SqliteBadgeStore, badgeMigrations, openBadgeStore } from '../../src/sto
 import { describeBadgeStoreContract, TestClock } from './badge-store.contract';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'badge-store-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 const newDatabaseFile = () => join(dataDir, uniqueName('notifier'), 'notifier.sqlite');
 
@@ -34,7 +34,7 @@ describe('SqliteBadgeStore on a file', () => {
     const after = new SqliteBadgeStore(file, { now: clock.now });
     try {
       expect(await after.badge(device)).toBe(2);
-      expect(await after.record(device, 3, 'outstanding')).toEqual({ badge: 2, outstanding: false });
+      expect(await after.record(device, 3, 'outstanding')).toEqual({ badge: 2, outstanding: false, announce: false });
     } finally {
       await after.close();
     }
@@ -51,6 +51,40 @@ describe('SqliteBadgeStore on a file', () => {
       await store.record({ orgId: 1, deviceId: 2 }, 2, 'ended');
       const left = db.prepare('SELECT device_id, oneshot_id FROM ended_oneshots').all();
       expect(left).toEqual([{ device_id: 2, oneshot_id: 2 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SqliteBadgeStore announcements', () => {
+  it("sweeps every device's expired announcements, and drops one when its oneshot ends", async () => {
+    const db = openSqlite(':memory:', badgeMigrations);
+    const clock = new TestClock();
+    const store = new SqliteBadgeStore(db, { now: clock.now, tombstoneTtlMs: 60_000 });
+    try {
+      await store.record({ orgId: 1, deviceId: 1 }, 1, 'outstanding', true);
+      await store.record({ orgId: 1, deviceId: 3 }, 3, 'outstanding', true);
+      await store.record({ orgId: 1, deviceId: 3 }, 3, 'ended');
+      clock.advance(2 * 60 * 60 * 1000);
+      await store.record({ orgId: 1, deviceId: 2 }, 2, 'outstanding', true);
+      expect(db.prepare('SELECT device_id, oneshot_id FROM announced_oneshots').all()).toEqual([{ device_id: 2, oneshot_id: 2 }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('brings a database of the first schema up to date, keeping its badges', async () => {
+    const file = newDatabaseFile();
+    const device = { orgId: 1, deviceId: 2 };
+    const first = openSqlite(file, badgeMigrations.filter((migration) => migration.version === 1));
+    first.prepare('INSERT INTO outstanding_oneshots (org_id, device_id, oneshot_id) VALUES (1, 2, 5)').run();
+    first.close();
+
+    const store = new SqliteBadgeStore(file);
+    try {
+      expect(await store.badge(device)).toBe(1);
+      expect(await store.record(device, 5, 'outstanding', true)).toEqual({ badge: 1, outstanding: true, announce: true });
     } finally {
       await store.close();
     }
@@ -79,6 +113,7 @@ describe('SqliteBadgeStore answers', () => {
         expect(change).toEqual({
           badge: setSize.get(device.orgId, device.deviceId),
           outstanding: inSet.get(device.orgId, device.deviceId, oneshotId) !== undefined,
+          announce: false,
         });
         clock.advance(random(4) === 0 ? ttl / 3 : 1);
       }

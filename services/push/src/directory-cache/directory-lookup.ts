@@ -6,9 +6,13 @@ interface Entry<T> {
   expiresAt: number;
 }
 
+/** A template's cache keys: by namespace and by id. */
+const formByNamespace = (orgId: number, namespace: string) => `${orgId}:${namespace}`;
+const formById = (orgId: number, formId: number) => `${orgId}#${formId}`;
+
 /**
  * What push needs from the directory (a device by identifier or id, a template by
- * namespace), cached so the hot path (create) costs no bus round trip. Entries are dropped
+ * namespace or id), cached so the hot path (create) costs no bus round trip. Entries are dropped
  * when the directory announces a change (`directory.device.changed`, `.form.changed`), and
  * expire after `ttlMs` anyway: announcements are best effort, and with several push
  * replicas only one of them receives each one.
@@ -37,15 +41,11 @@ export class DirectoryLookup {
   }
 
   async form(orgId: number, namespace: string, requestId: string): Promise<ResolvedForm> {
-    const key = `${orgId}:${namespace}`;
-    const cached = this.fresh(this.forms, key);
-    if (cached) return cached;
-    const form = await this.bus.request<ResolvedForm>(
-      createEnvelope(directoryCommands.resolveForm, { namespace }, { orgId, requestId }),
-      { timeoutMs: this.options.timeoutMs },
-    );
-    this.remember(this.forms, key, form);
-    return form;
+    return this.resolveForm(orgId, formByNamespace(orgId, namespace), { namespace }, requestId);
+  }
+
+  async formById(orgId: number, formId: number, requestId: string): Promise<ResolvedForm> {
+    return this.resolveForm(orgId, formById(orgId, formId), { formId }, requestId);
   }
 
   forgetDevice(orgId: number, deviceId: number, identifier: string): void {
@@ -53,8 +53,20 @@ export class DirectoryLookup {
     this.devices.delete(`${orgId}:${identifier}`);
   }
 
-  forgetForm(orgId: number, namespace: string): void {
-    this.forms.delete(`${orgId}:${namespace}`);
+  forgetForm(orgId: number, formId: number, namespace: string): void {
+    this.forms.delete(formByNamespace(orgId, namespace));
+    this.forms.delete(formById(orgId, formId));
+  }
+
+  private async resolveForm(orgId: number, key: string, by: { namespace: string } | { formId: number }, requestId: string): Promise<ResolvedForm> {
+    const cached = this.fresh(this.forms, key);
+    if (cached) return cached;
+    const form = await this.bus.request<ResolvedForm>(createEnvelope(directoryCommands.resolveForm, by, { orgId, requestId }), {
+      timeoutMs: this.options.timeoutMs,
+    });
+    this.remember(this.forms, formByNamespace(orgId, form.namespace), form);
+    this.remember(this.forms, formById(orgId, form.id), form);
+    return form;
   }
 
   private fresh<T>(map: Map<string, Entry<T>>, key: string): T | undefined {

@@ -27,6 +27,12 @@ function questionIndex(questions: unknown): Map<string, Question> {
   return index;
 }
 
+/** How a level is checked: `lenient`, one object may stand for one repetition; `answers`, as a submission's (see checkAnswers). */
+interface Rules {
+  lenient: boolean;
+  answers: boolean;
+}
+
 /**
  * Checks pushed values against the template's questions (spec 4.4): a plain question takes
  * a string, a subform an object of its questions, a repeating group an array of such
@@ -35,29 +41,56 @@ function questionIndex(questions: unknown): Map<string, Question> {
  * `lenientRepeats`: a single object stands for one repetition (XML cannot tell them apart).
  */
 export function checkPayload(payload: unknown, questions: unknown, options: { lenientRepeats?: boolean } = {}): Record<string, unknown> {
-  return checkLevel(payload, questionIndex(questions), 'payload', options.lenientRepeats ?? false);
+  return checkLevel(payload, questionIndex(questions), 'payload', { lenient: options.lenientRepeats ?? false, answers: false });
 }
 
-function checkLevel(value: unknown, questions: Map<string, Question>, path: string, lenient: boolean): Record<string, unknown> {
+/** A submission's answers before their form is known: an object, or a bad request. */
+export function checkAnswersShape(answers: unknown): Record<string, unknown> {
+  if (!isPlainObject(answers)) fail('answers', 'must be an object of question names to answers');
+  return answers;
+}
+
+/**
+ * Checks a submission's answers against the form's questions as push payloads are checked,
+ * with what devices send besides: an answer may come as the real product's `{"value": …}`
+ * (kept as its value), '' for any question (unanswered, kept), or null (unanswered, left out).
+ */
+export function checkAnswers(answers: unknown, questions: unknown, options: { lenientRepeats?: boolean } = {}): Record<string, unknown> {
+  return checkLevel(answers, questionIndex(questions), 'answers', { lenient: options.lenientRepeats ?? false, answers: true });
+}
+
+function checkLevel(value: unknown, questions: Map<string, Question>, path: string, rules: Rules): Record<string, unknown> {
   if (!isPlainObject(value)) fail(path, 'must be an object of question names to values');
   // A Map lookup: `__proto__` or `constructor` can only be question names if a form says so.
-  const entries = Object.keys(value).map((key) => {
+  const entries: Array<readonly [string, unknown]> = [];
+  for (const key of Object.keys(value)) {
     const at = `${path}.${key}`;
     const question = questions.get(key);
     if (!question) fail(at, 'is not a question of this form');
-    return [key, checkAnswer(value[key], question, at, lenient)] as const;
-  });
+    const given = rules.answers ? answerValue(value[key], question) : value[key];
+    if (rules.answers && given === null) continue;
+    entries.push([key, checkAnswer(given, question, at, rules)]);
+  }
   return Object.fromEntries(entries);
 }
 
-function checkAnswer(value: unknown, question: Question, path: string, lenient: boolean): unknown {
+/** `{"value": x}` stands for x, unless the question is a subform or group with a question named `value`. */
+function answerValue(given: unknown, question: Question): unknown {
+  if (!isPlainObject(given)) return given;
+  const keys = Object.keys(given);
+  if (keys.length !== 1 || keys[0] !== 'value' || questionIndex(question.children).has('value')) return given;
+  return given['value'];
+}
+
+function checkAnswer(value: unknown, question: Question, path: string, rules: Rules): unknown {
+  if (rules.answers && value === '') return value;
   const children = questionIndex(question.children);
-  if (question.type === 'subform') return checkLevel(value, children, path, lenient);
+  if (question.type === 'subform') return checkLevel(value, children, path, rules);
   if (question.type === 'group') {
-    const repetitions = lenient && isPlainObject(value) ? [value] : value;
+    const repetitions = rules.lenient && isPlainObject(value) ? [value] : value;
     if (!Array.isArray(repetitions)) fail(path, 'must be an array with one object per repetition');
     if (repetitions.length > maxRepetitions) fail(path, `must have at most ${maxRepetitions} repetitions`);
-    return repetitions.map((r, i) => checkLevel(r, children, `${path}[${i}]`, lenient));
+    return repetitions.map((r, i) => checkLevel(r, children, `${path}[${i}]`, rules));
   }
   if (typeof value !== 'string') fail(path, `must be a string (a ${question.type} value)`);
   const reason = checkValue(question.type, value, question);

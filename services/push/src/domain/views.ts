@@ -1,5 +1,16 @@
-import type { DeviceOneshotView, OneshotCreatedView, OutstandingOneshotView } from '@formcast/contracts';
-import type { Oneshot, OneshotSummary } from './records';
+import type {
+  DeviceOneshotView,
+  DispatchPageView,
+  DispatchView,
+  FormSubmissionView,
+  OneshotCreatedView,
+  OutstandingOneshotView,
+  SubmissionDatabasePageView,
+  SubmissionRecordView,
+  SubmissionView,
+} from '@formcast/contracts';
+import type { SubmissionPage } from './submission-query';
+import type { DispatchPage, DispatchSummary, Oneshot, OneshotSummary, Submission } from './records';
 
 export function toCreatedView(o: Oneshot): OneshotCreatedView {
   return { id: o.id, namespace: o.namespace, name: o.name };
@@ -19,5 +30,84 @@ export function toDeviceOneshotView(o: Oneshot): DeviceOneshotView {
     payload: o.payload,
     created_at: o.createdAt,
     updated_at: o.updatedAt,
+  };
+}
+
+/** A dispatch as the v3 API shows it; its payload as `inputs` when asked for. */
+export function toDispatchView(d: DispatchSummary, inputs?: Record<string, unknown>): DispatchView {
+  return {
+    id: d.id,
+    name: d.name,
+    namespace: d.namespace,
+    version: d.formVersion,
+    organization_id: d.orgId,
+    device_id: d.deviceId,
+    description: d.description,
+    parent_form_id: d.formId,
+    parent_form_version: d.formVersion,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+    scheduled_at: d.scheduledAt,
+    location: d.location,
+    address: d.address,
+    geofence_radius: d.geofenceRadius,
+    ...(inputs === undefined ? {} : { inputs }),
+  };
+}
+
+/** A page of a v3 listing; `page` numbered from 1, `items` as asked. */
+export function toDispatchPageView({ total, dispatches }: DispatchPage, page: number, items: number): DispatchPageView {
+  return { dispatches: dispatches.map((d) => toDispatchView(d)), page, items, total_count: total };
+}
+
+/** What `POST /device/oneshots/<id>/submission` answers: the oneshot it completed. */
+export function toSubmissionView(s: Submission): SubmissionView {
+  return { oneshot_id: s.oneshotId!, submitted_at: s.submittedAt };
+}
+
+export function toFormSubmissionView(s: Submission): FormSubmissionView {
+  return {
+    id: s.id,
+    form_id: s.formId,
+    oneshot_id: s.oneshotId,
+    submission_identifier: s.clientSubmissionId,
+    submitted_at: s.submittedAt,
+    received_at: s.receivedAt,
+  };
+}
+
+/** "2016-05-04 09:25:49 +00:00": the real product's datetime format, in UTC. */
+export function productTime(iso: string): string {
+  const utc = new Date(iso).toISOString();
+  return `${utc.slice(0, 10)} ${utc.slice(11, 19)} +00:00`;
+}
+
+export function toSubmissionRecordView(s: Submission): SubmissionRecordView {
+  const answers: SubmissionRecordView['answers'] = {};
+  for (const [question, value] of Object.entries(s.answers)) answers[question] = { value };
+  return {
+    form: { id: s.formId, name: s.formName, version: s.formVersion },
+    metadata: {
+      submission_id: { value: s.id, type: 'integer' },
+      device_id: { value: s.deviceIdentifier, type: 'string' },
+      user_id: { value: null, type: 'string' },
+      username: { value: s.deviceOwner, type: 'string' },
+      submitted_at: { value: productTime(s.submittedAt), type: 'datetime' },
+      received_at: { value: productTime(s.receivedAt), type: 'datetime' },
+      submission_identifier: { value: s.clientSubmissionId, type: 'string' },
+    },
+    answers,
+  };
+}
+
+/** A page of the submissions database API; `page` numbered from 1, `perPage` as asked. */
+export function toDatabasePageView({ total, submissions }: SubmissionPage<Submission>, page: number, perPage: number): SubmissionDatabasePageView {
+  return {
+    per_page: perPage,
+    current_page: page,
+    total_pages: Math.ceil(total / perPage),
+    current_count: submissions.length,
+    total_count: total,
+    submissions: submissions.map(toSubmissionRecordView),
   };
 }

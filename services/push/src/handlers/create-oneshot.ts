@@ -1,40 +1,90 @@
 import type { CommandHandler } from '@formcast/bus';
-import { createOneshotPayload, pushEvents, type OneshotCreatedView } from '@formcast/contracts';
-import { parsePayload, requireOrgId } from '@formcast/platform';
+import { createOneshotPayload, pushEvents, type CreateOneshotInput, type Envelope, type OneshotCreatedView } from '@formcast/contracts';
+import { idempotentInStore, type KeyedAnswer, type KeyRequest } from '@formcast/idempotency';
+import { allInOrder, parsePayload, requireOrgId } from '@formcast/platform';
+import { approvedDevice } from '../directory-cache/approved-device';
+import { pushTemplate } from '../directory-cache/push-template';
 import { dispatchNamespace } from '../domain/dispatch-namespace';
-import { oneshotEvent } from '../domain/oneshot-events';
+import { oneshotEvent, type OneshotEventFactory } from '../domain/oneshot-events';
+import { newOneshot } from '../domain/oneshot-lifecycle';
 import { checkPayload } from '../domain/payload-rules';
+import type { NewOneshot } from '../domain/records';
 import { toCreatedView } from '../domain/views';
-import { approvedDevice } from './approved-device';
-import type { PushDeps } from './deps';
-import { templateFor } from './template-questions';
+import { tracedStoreWrite } from '../outbox/traced-store-write';
+import { nowOf, type PushDeps } from './deps';
 
-/** POST /clients/<device>/oneshots: a pre-filled copy of a template, outstanding on one device. */
-export const createOneshot =
-  (deps: PushDeps): CommandHandler =>
-  async (command): Promise<OneshotCreatedView> => {
-    const orgId = requireOrgId(command);
+/** A dispatch ready to save: the oneshot as the request makes it, and its created event. */
+interface PreparedDispatch {
+  oneshot: NewOneshot;
+  event: OneshotEventFactory;
+}
+
+/** The device and template looked up, the payload checked: what the create saves, or the 4xx it refuses with. */
+async function prepareDispatch(deps: PushDeps, command: Envelope, input: CreateOneshotInput): Promise<PreparedDispatch> {
+  const { directory } = deps;
+  const orgId = requireOrgId(command);
+  const [device, template] = await allInOrder([
+    approvedDevice(directory, command, input.deviceRef),
+    pushTemplate(directory, command, input.form_namespace),
+  ]);
+  const payload = checkPayload(input.payload, template.questions, { lenientRepeats: input.fromXml });
+  const oneshot = newOneshot(
+    {
+      orgId,
+      deviceId: device.id,
+      deviceIdentifier: device.identifier,
+      formId: template.id,
+      templateNamespace: template.namespace,
+      namespace: dispatchNamespace(template.namespace),
+      name: input.form_name ?? template.name,
+      description: input.form_description ?? '',
+      payload,
+      formVersion: template.version,
+      scheduledAt: input.scheduled_at ?? null,
+      location: input.location ?? null,
+      address: input.address ?? null,
+      geofenceRadius: input.geofence_radius ?? null,
+    },
+    nowOf(deps),
+  );
+  return { oneshot, event: oneshotEvent(pushEvents.oneshotCreated, device.pushToken, command.requestId) };
+}
+
+/**
+ * The create of one dispatch, as parsed: the createOneshot command's, and each item of a
+ * bulk dispatch's. `itemCommandId` is what the store remembers the create under (the
+ * command's id, or one per item), so a redelivery creates it once.
+ */
+export async function createDispatch(
+  deps: PushDeps,
+  command: Envelope,
+  input: CreateOneshotInput,
+  itemCommandId: string,
+): Promise<OneshotCreatedView> {
+  const { oneshot, event } = await prepareDispatch(deps, command, input);
+  const created = await tracedStoreWrite('create', (carryTrace) => deps.store.create(oneshot, carryTrace(event), itemCommandId));
+  deps.eventsWritten();
+  return toCreatedView(created);
+}
+
+/** `createDispatch` answering once per Idempotency-Key: the key is recorded with the oneshot, in its transaction. */
+async function createDispatchOnce(deps: PushDeps, command: Envelope, input: CreateOneshotInput, key: KeyRequest): Promise<KeyedAnswer> {
+  const { oneshot, event } = await prepareDispatch(deps, command, input);
+  const outcome = await tracedStoreWrite('create', (carryTrace) => deps.store.createKeyed(oneshot, carryTrace(event), { ...key, answer: toCreatedView }));
+  if ('found' in outcome) return outcome;
+  deps.eventsWritten();
+  return { value: toCreatedView(outcome.created) };
+}
+
+/**
+ * POST /clients/<device>/oneshots (and the v2/v3 creates): a pre-filled copy of a template,
+ * outstanding on one device. With an Idempotency-Key, answered once per key: the key is kept
+ * in the push store with the oneshot, in one transaction (see `idempotentInStore`).
+ */
+export const createOneshot = (deps: PushDeps): CommandHandler =>
+  idempotentInStore(deps.store.keys, async (command, key) => {
+    requireOrgId(command);
     const input = parsePayload(createOneshotPayload, command.payload);
-    const [device, template] = await Promise.all([
-      approvedDevice(deps, command, input.deviceRef),
-      templateFor(deps, command, input.form_namespace),
-    ]);
-    const payload = checkPayload(input.payload, template.questions, { lenientRepeats: input.fromXml });
-    const oneshot = await deps.store.create(
-      {
-        orgId,
-        deviceId: device.id,
-        deviceIdentifier: device.identifier,
-        formId: template.id,
-        templateNamespace: template.namespace,
-        namespace: dispatchNamespace(template.namespace),
-        name: input.form_name ?? template.name,
-        description: input.form_description ?? '',
-        payload,
-      },
-      oneshotEvent(pushEvents.oneshotCreated, device.pushToken, command.requestId),
-      command.id,
-    );
-    deps.eventsWritten();
-    return toCreatedView(oneshot);
-  };
+    if (key) return createDispatchOnce(deps, command, input, key);
+    return { value: await createDispatch(deps, command, input, command.id) };
+  });

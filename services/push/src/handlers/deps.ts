@@ -6,4 +6,14 @@ export interface PushDeps {
   directory: DirectoryLookup;
   /** Called after every write so its events go out at once. */
   eventsWritten: () => void;
+  /**
+   * The time, for what compares with a dispatch's scheduled time (create, update, release);
+   * the system clock unless given. Tests give their own to release scheduled dispatches.
+   */
+  clock?: () => Date;
+}
+
+/** The time as the stores keep it: `toISOString()`'s UTC form. */
+export function nowOf(deps: Pick<PushDeps, 'clock'>): string {
+  return (deps.clock?.() ?? new Date()).toISOString();
 }

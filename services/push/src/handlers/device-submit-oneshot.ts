@@ -1,29 +1,35 @@
 import type { CommandHandler } from '@formcast/bus';
-import { deviceSideSubmitPayload, pushEvents, type SubmissionView } from '@formcast/contracts';
-import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
-import { oneshotEvent } from '../domain/oneshot-events';
+import { deviceSideSubmitPayload, type SubmissionView } from '@formcast/contracts';
+import { allInOrder, parsePayload, requireOrgId } from '@formcast/platform';
+import { oneshotTemplate } from '../directory-cache/submission-form';
+import { ownOneshot } from '../domain/oneshot-lifecycle';
+import { checkAnswers, checkAnswersShape } from '../domain/payload-rules';
+import { toSubmissionView } from '../domain/views';
 import type { PushDeps } from './deps';
+import { saveSubmission } from './save-submission';
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** POST /device/oneshots/<id>/submission: the user completed it; outstanding → completed. */
+/** POST /device/oneshots/<id>/submission: the user completed it; outstanding → completed, its answers kept as a submission. */
 export const deviceSubmitOneshot =
   (deps: PushDeps): CommandHandler =>
   async (command): Promise<SubmissionView> => {
     const orgId = requireOrgId(command);
     const { deviceId, oneshotId, answers } = parsePayload(deviceSideSubmitPayload, command.payload);
-    if (!isPlainObject(answers)) throw new AppError('invalid', 'answers: must be an object of question names to answers');
-    const device = await deps.directory.device(orgId, String(deviceId), command.requestId);
-    const submission = await deps.store.complete(
-      orgId,
-      deviceId,
+    // The path before the body (the documented order of checks): another device's oneshot is
+    // 404 whatever the answers. Read first for its template too, to check the answers against;
+    // the write decides (a redelivered command finds its first answer there, even for a
+    // oneshot it completed).
+    const oneshot = ownOneshot(await deps.store.get(orgId, oneshotId), { oneshotId, deviceId });
+    checkAnswersShape(answers);
+    const [device, form] = await allInOrder([
+      deps.directory.device(orgId, String(deviceId), command.requestId),
+      oneshotTemplate(deps.directory, command, oneshot),
+    ]);
+    const submission = await saveSubmission(deps, command, {
+      device,
+      form,
       oneshotId,
-      answers,
-      oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId),
-      command.id,
-    );
-    deps.eventsWritten();
-    return { oneshot_id: submission.oneshotId, submitted_at: submission.submittedAt };
+      clientSubmissionId: null,
+      answers: checkAnswers(answers, form.questions),
+    });
+    return toSubmissionView(submission);
   };

@@ -11,10 +11,10 @@ export const deviceChanged =
     directory.forgetDevice(orgId, deviceId, identifier);
   };
 
-/** A template was replaced or deleted: forget the cached copy. */
+/** A template was replaced, moved or deleted: forget the cached copy. */
 export const formChanged =
   ({ directory }: PushDeps): EventHandler =>
   async (event) => {
-    const { orgId, namespace } = parsePayload(formChangedPayload, event.payload);
-    directory.forgetForm(orgId, namespace);
+    const { orgId, formId, namespace } = parsePayload(formChangedPayload, event.payload);
+    directory.forgetForm(orgId, formId, namespace);
   };

@@ -1,22 +1,25 @@
 import type { CommandHandler } from '@formcast/bus';
 import { deviceOneshotsPayload, pushEvents } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
+import { approvedDevice } from '../directory-cache/approved-device';
 import { oneshotEvent } from '../domain/oneshot-events';
-import { approvedDevice } from './approved-device';
+import { revokedOneshots } from '../domain/oneshot-lifecycle';
 import type { PushDeps } from './deps';
 
 /** POST /clients/<device>/oneshots/destroy_all: every outstanding one revoked, an event each. */
 export const revokeAllOneshots =
-  (deps: PushDeps): CommandHandler =>
+  ({ store, directory, eventsWritten }: PushDeps): CommandHandler =>
   async (command) => {
     const { deviceRef } = parsePayload(deviceOneshotsPayload, command.payload);
-    const device = await approvedDevice(deps, command, deviceRef);
-    const revoked = await deps.store.revokeAll(
+    const device = await approvedDevice(directory, command, deviceRef);
+    const now = new Date().toISOString();
+    const revoked = await store.changeOutstanding(
       requireOrgId(command),
       device.id,
+      (outstanding) => revokedOneshots(outstanding, device.id, now),
       oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId),
       command.id,
     );
-    deps.eventsWritten();
+    eventsWritten();
     return { revoked: revoked.length };
   };

@@ -1,34 +1,43 @@
 import type { CommandHandler } from '@formcast/bus';
 import { pushEvents, updateOneshotPayload, type OutstandingOneshotView } from '@formcast/contracts';
-import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
+import { parsePayload, requireOrgId } from '@formcast/platform';
+import { approvedDevice } from '../directory-cache/approved-device';
+import { pushTemplate } from '../directory-cache/push-template';
 import { oneshotEvent } from '../domain/oneshot-events';
+import { outstandingOn, updatedOneshot } from '../domain/oneshot-lifecycle';
 import { checkPayload } from '../domain/payload-rules';
 import { toOutstandingView } from '../domain/views';
-import { approvedDevice } from './approved-device';
-import type { PushDeps } from './deps';
-import { templateFor } from './template-questions';
+import { nowOf, type PushDeps } from './deps';
 
 /** PUT /clients/<device>/oneshots/<id>: payload, name and description replaced as given. */
 export const updateOneshot =
   (deps: PushDeps): CommandHandler =>
   async (command): Promise<OutstandingOneshotView> => {
+    const { store, directory, eventsWritten } = deps;
     const orgId = requireOrgId(command);
     const input = parsePayload(updateOneshotPayload, command.payload);
-    const device = await approvedDevice(deps, command, input.deviceRef);
-    const current = await deps.store.get(orgId, input.oneshotId);
-    if (!current || current.deviceId !== device.id || current.state !== 'outstanding') {
-      throw new AppError('not_found', `Oneshot ${input.oneshotId} is not outstanding on this device`);
-    }
-    const template = await templateFor(deps, command, current.templateNamespace);
-    const payload = checkPayload(input.payload, template.questions);
-    const oneshot = await deps.store.update(
+    const device = await approvedDevice(directory, command, input.deviceRef);
+    const ref = { oneshotId: input.oneshotId, deviceId: device.id };
+    // Read first for its template, to check the payload against; the write decides again.
+    const current = outstandingOn(await store.get(orgId, input.oneshotId), ref);
+    const template = await pushTemplate(directory, command, current.templateNamespace);
+    const change = {
+      payload: checkPayload(input.payload, template.questions, { lenientRepeats: input.fromXml }),
+      name: input.form_name,
+      description: input.form_description,
+      scheduledAt: input.scheduled_at,
+      location: input.location,
+      address: input.address,
+      geofenceRadius: input.geofence_radius,
+    };
+    const now = nowOf(deps);
+    const oneshot = await store.change(
       orgId,
-      device.id,
       input.oneshotId,
-      { payload, name: input.form_name, description: input.form_description },
+      (loaded) => updatedOneshot(loaded, ref, change, now),
       oneshotEvent(pushEvents.oneshotUpdated, device.pushToken, command.requestId),
       command.id,
     );
-    deps.eventsWritten();
+    eventsWritten();
     return toOutstandingView(oneshot);
   };

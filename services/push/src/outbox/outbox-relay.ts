@@ -1,5 +1,7 @@
 import type { Bus } from '@formcast/bus';
+import { watchOutbox } from '@formcast/metrics';
 import type { Logger } from '@formcast/platform';
+import { outsideAnyTrace } from '@formcast/tracing';
 import type { PushStore } from '../store/push-store';
 
 export interface OutboxRelayOptions {
@@ -14,7 +16,8 @@ export interface OutboxRelayOptions {
  * Publishes what the store's outbox holds, oldest first, and removes each event once the
  * broker confirmed it. Woken after every write; also polls, so events written just before
  * a crash go out after the restart. At-least-once: an event may go out twice if the
- * process dies between the confirm and the removal; consumers drop duplicates by id.
+ * process dies between the confirm and the removal, or when replicas on one store run a
+ * relay each and both read it before either removed it; consumers drop duplicates by id.
  */
 export class OutboxRelay {
   private readonly pollMs: number;
@@ -25,6 +28,7 @@ export class OutboxRelay {
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private failures = 0;
+  private unwatch: (() => void) | null = null;
 
   constructor(
     private readonly store: PushStore,
@@ -40,6 +44,8 @@ export class OutboxRelay {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // The backlog and its oldest event's age, read when metrics are scraped.
+    this.unwatch = watchOutbox(() => this.store.outboxBacklog());
     this.wake();
   }
 
@@ -54,7 +60,8 @@ export class OutboxRelay {
       return;
     }
     this.clearTimer();
-    this.draining = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain()).finally(() => {
+    // Outside the trace of whichever request woke it: each event's publish joins the trace it was written in.
+    this.draining = outsideAnyTrace(() => new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.drain())).finally(() => {
       this.draining = null;
       if (!this.running) return;
       if (this.again) {
@@ -69,6 +76,8 @@ export class OutboxRelay {
   /** Stops after the batch in flight; what is left stays in the outbox for the next start. */
   async stop(): Promise<void> {
     this.running = false;
+    this.unwatch?.();
+    this.unwatch = null;
     this.clearTimer();
     await this.draining;
   }

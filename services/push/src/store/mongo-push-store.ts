@@ -1,177 +1,188 @@
-import { AppError } from '@formcast/platform';
-import { mongoCounterModel, nextMongoId } from '@formcast/storage';
+import { MongoStore, nextMongoId } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
+import { loadMongoIdempotency, type IdempotencyStore, type MongoKeyCollection } from '@formcast/idempotency';
+import { AppError } from '@formcast/platform';
 import type { ClientSession, Connection } from 'mongoose';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
-import type { Oneshot, OneshotSummary, Submission } from '../domain/records';
-import { oneshotFromDoc, submissionFromDoc, summaryFromDoc, summaryProjection, type OneshotSummaryDoc } from './mongo-push-records';
+import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
+import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query';
+import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
 import { CommandWindow, type CommandWindowOptions } from './command-window';
+import { moveLegacySubmissions } from './mongo-legacy-submissions';
 import { pushModels, type AppliedCommandDoc, type OneshotDoc, type OutboxDoc, type PushModels, type SubmissionDoc } from './mongo-models';
-import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
+import {
+  changesToSet,
+  dispatchFromDoc,
+  released,
+  unreleased,
+  oneshotFromDoc,
+  oneshotToDoc,
+  submissionFromDoc,
+  submissionToDoc,
+  summaryFromDoc,
+  summaryProjection,
+  type OneshotSummaryDoc,
+} from './mongo-push-records';
+import { oneshotWrites } from './oneshot-changes';
+import type { CreateKey, KeyedCreate, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
+import {
+  answerOf,
+  answerOneshot,
+  answerOneshots,
+  answerSubmission,
+  recordedMissing,
+  type RecordedAnswer,
+  type WriteOutcome,
+} from './recorded-answers';
 
 export interface MongoPushStoreOptions extends CommandWindowOptions {
   /** Documents per page of `streamOutstandingForOrganization` (500); tests make it small. */
   pageSize?: number;
 }
 
-/** A transition's result as recorded with its command id: the oneshots it is about, read again for a repeat. */
-interface Recorded<T> {
-  ids: (result: T) => number[];
-  again: (oneshotIds: number[], session?: ClientSession) => Promise<T>;
-}
-
 const defaultPageSize = 500;
 /** The counter the outbox seqs come from (see `appendEvents`). */
 const outboxCounter = 'outbox';
-
-const notOutstanding = (id: number) => new AppError('not_found', `Oneshot ${id} is not outstanding on this device`);
-/** Oneshots and submissions are never deleted, so this is a bug, not a state. */
-const recordedMissing = (id: number | undefined) => new Error(`Oneshot ${id}, recorded by an applied command, is missing`);
 
 function isDuplicateKeyError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
 }
 
 /**
- * The push store on MongoDB (distributed mode). Each transition writes the oneshot, its
- * outbox document(s) and its command id (`applied_commands`) in one transaction (a replica
- * set is needed; a single-node one is enough), so a crash leaves all or none.
+ * The push store on MongoDB (distributed mode). Each write saves the oneshot, its outbox
+ * document(s) and its command id (`applied_commands`) in one transaction (a replica set is
+ * needed; a single-node one is enough), so a crash leaves all or none.
  *
- * Every transition also takes its outbox seq from the `outbox` counter inside that
- * transaction. Two transitions therefore always write the same document, so MongoDB lets
- * only one of them commit and retries the other (`withTransaction`): the outstanding count
- * each one reads is exact, and seqs follow commit order, which is the order the relay
- * publishes them in.
+ * Every write also takes its outbox seq from the `outbox` counter inside that transaction.
+ * Two writes therefore always write the same document, so MongoDB lets only one of them
+ * commit and retries the other (`withTransaction`), which then loads what the first saved:
+ * a transition never decides on a stale oneshot, and seqs follow commit order, which is the
+ * order the relay publishes them in.
+ *
+ * Idempotency-Keys are the `idempotency_keys` collection of the same database; a keyed create
+ * inserts its key in its own transaction, where a racing one meets it at the unique index.
  */
-export class MongoPushStore implements PushStore {
-  private readonly models: PushModels;
-  private readonly ready: Promise<void>;
+export class MongoPushStore extends MongoStore<PushModels> implements PushStore {
   private readonly pageSize: number;
   private readonly commandWindow: CommandWindow;
+  /** Submissions kept in the older shape, moved once at start (see moveLegacySubmissions); submission reads and writes wait for it. */
+  private readonly legacyMoved: Promise<void>;
+  private readonly keyCollection: MongoKeyCollection;
+  readonly keys: IdempotencyStore;
 
-  /**
-   * Registers the push models on the connection (see `connectMongo`). The store owns the
-   * connection from then on: `close()` closes it.
-   */
-  constructor(
-    private readonly connection: Connection,
-    options: MongoPushStoreOptions = {},
-  ) {
-    this.models = pushModels(connection);
+  /** Registers the push models on the connection; the store owns it from then on. */
+  constructor(connection: Connection, options: MongoPushStoreOptions = {}) {
+    super(connection, pushModels, 'push');
+    const { MongoKeyCollection, MongoIdempotencyStore } = loadMongoIdempotency();
+    this.keyCollection = new MongoKeyCollection(connection);
+    this.keys = new MongoIdempotencyStore(connection, { ownsConnection: false });
     this.pageSize = options.pageSize ?? defaultPageSize;
     this.commandWindow = new CommandWindow(options);
-    // Creating the collections (and, with autoIndex, their indexes) before the first
-    // transaction: a transaction racing a collection's creation fails instead of waiting.
-    const models = [...Object.values(this.models), mongoCounterModel(connection)];
-    this.ready = Promise.all(models.map((model) => model.init())).then(() => undefined);
-    this.ready.catch(() => undefined); // reported by the first operation that awaits it
+    this.legacyMoved = this.ready.then(() => moveLegacySubmissions(connection, this.models));
+    this.legacyMoved.catch(() => undefined); // reported by the first operation that awaits it
   }
 
-  /** Builds every index the schemas declare and drops others: the deploy step when autoIndex is off. */
-  async syncIndexes(): Promise<void> {
-    await this.ready;
-    for (const model of Object.values(this.models)) await model.syncIndexes();
+  // Writes -----------------------------------------------------------------------------
+
+  async create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
+    return this.once(commandId, answerOneshot(this, oneshot.orgId), (session) => this.insertOneshot(oneshot, event, session));
   }
 
-  // Transitions ------------------------------------------------------------------------
-
-  async create(input: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
-    return this.once(commandId, this.sameOneshot(input.orgId), async (session) => {
-      const now = new Date();
-      const doc: OneshotDoc = {
-        _id: await nextMongoId(this.connection, 'oneshots', session),
-        orgId: input.orgId,
-        deviceId: input.deviceId,
-        deviceIdentifier: input.deviceIdentifier,
-        formId: input.formId,
-        templateNamespace: input.templateNamespace,
-        namespace: input.namespace,
-        name: input.name,
-        description: input.description,
-        payload: input.payload,
-        state: 'outstanding',
-        createdAt: now,
-        updatedAt: now,
-      };
-      await this.models.Oneshot.create([doc], { session });
-      const oneshot = oneshotFromDoc(doc);
-      await this.appendEvents([event(oneshot, await this.outstandingCount(input.orgId, input.deviceId, session))], session);
-      return oneshot;
-    });
+  async createKeyed(oneshot: NewOneshot, event: OneshotEventFactory, key: CreateKey): Promise<KeyedCreate> {
+    const attempt = () =>
+      this.transaction(async (session): Promise<KeyedCreate> => {
+        const decided = await this.keyCollection.decide(key, session);
+        const { decision } = decided;
+        if (decision.write === 'none') return { found: decision.outcome };
+        // No applied command recorded: the key's record, written here, is what a delivery of the
+        // command again finds. Only a claim taken over may have been applied, under its own id.
+        const created =
+          decision.outcome.kind === 'stale'
+            ? await this.createdUnder(decision.outcome.commandId, oneshot, event, session)
+            : await this.insertOneshot(oneshot, event, session);
+        // Within the transaction the key cannot change unseen (a racing write conflicts); should it, nothing is kept.
+        if (!(await this.keyCollection.write(key, decided, { ok: true, value: key.answer(created) }, session))) {
+          throw new AppError('unavailable', 'The Idempotency-Key changed while the dispatch was created: try again');
+        }
+        return { created };
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      // Another create with the key committed first: this one finds its key now.
+      if (!isDuplicateKeyError(error)) throw error;
+      return attempt();
+    }
   }
 
-  async update(
+  async change(
     orgId: number,
-    deviceId: number,
     oneshotId: number,
-    change: OneshotChange,
+    transition: Transition<Oneshot | null, Oneshot>,
     event: OneshotEventFactory,
     commandId: string,
   ): Promise<Oneshot> {
-    return this.once(commandId, this.sameOneshot(orgId), async (session) => {
-      const set: Partial<OneshotDoc> = { payload: change.payload, updatedAt: new Date() };
-      if (change.name !== undefined) set.name = change.name;
-      if (change.description !== undefined) set.description = change.description;
-      const doc = await this.models.Oneshot.findOneAndUpdate(
-        { _id: oneshotId, orgId, deviceId, state: 'outstanding' },
-        { $set: set },
-        { session, returnDocument: 'after' },
-      ).lean<OneshotDoc>();
-      if (!doc) throw notOutstanding(oneshotId);
-      const oneshot = oneshotFromDoc(doc);
-      await this.appendEvents([event(oneshot, await this.outstandingCount(orgId, deviceId, session))], session);
-      return oneshot;
+    return this.once(commandId, answerOneshot(this, orgId), async (session) => {
+      const current = await this.load(orgId, oneshotId, session);
+      const changed = transition(current);
+      await this.save([current], [changed], event, session);
+      return changed;
     });
   }
 
-  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
-    return this.once(commandId, this.sameOneshot(orgId), (session) => this.end(orgId, deviceId, oneshotId, 'revoked', event, session));
+  async changeOutstanding(
+    orgId: number,
+    deviceId: number,
+    transition: Transition<Oneshot[], Oneshot[]>,
+    event: OneshotEventFactory,
+    commandId: string,
+  ): Promise<Oneshot[]> {
+    return this.once(commandId, answerOneshots(this, orgId), async (session) => {
+      const outstanding = await this.loadOutstanding(orgId, deviceId, { releasedOnly: false }, session);
+      const changed = transition(outstanding);
+      await this.save(outstanding, changed, event, session);
+      return changed;
+    });
   }
 
-  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string): Promise<Oneshot[]> {
-    const { Oneshot } = this.models;
-    return this.once(commandId, this.sameOneshots(orgId), async (session) => {
-      const docs = await Oneshot.find({ orgId, deviceId, state: 'outstanding' })
+  /**
+   * One transaction: the loads, the release decided on them, the saves and the events.
+   * Two replicas releasing the same ones both write the outbox counter, so MongoDB commits
+   * one and retries the other, which then loads them released and releases none again.
+   */
+  async release(oneshotIds: number[], transition: Transition<Oneshot[], Oneshot[]>, event: OneshotEventFactory): Promise<Oneshot[]> {
+    if (oneshotIds.length === 0) return [];
+    await this.ready;
+    return this.transaction(async (session) => {
+      const docs = await this.models.Oneshot.find({ _id: { $in: oneshotIds } })
         .sort({ _id: 1 })
         .session(session)
         .lean<OneshotDoc[]>();
-      if (docs.length === 0) return [];
-      const updatedAt = new Date();
-      await Oneshot.updateMany(
-        { orgId, deviceId, state: 'outstanding', _id: { $in: docs.map((doc) => doc._id) } },
-        { $set: { state: 'revoked', updatedAt } },
-        { session },
-      );
-      const revoked = docs.map((doc) => oneshotFromDoc({ ...doc, state: 'revoked', updatedAt }));
-      // One event per oneshot, as if revoked one after the other: the i-th leaves the ones
-      // after it (and any the snapshot holds besides) outstanding.
-      const remaining = await this.outstandingCount(orgId, deviceId, session);
-      const events = revoked.map((oneshot, i) => event(oneshot, remaining + revoked.length - 1 - i));
-      await this.appendEvents(events, session);
-      return revoked;
+      const loaded = docs.map(oneshotFromDoc);
+      const releasedNow = transition(loaded);
+      await this.save(loaded, releasedNow, event, session);
+      return releasedNow;
     });
   }
 
-  async complete(
-    orgId: number,
-    deviceId: number,
-    oneshotId: number,
-    answers: Record<string, unknown>,
-    event: OneshotEventFactory,
+  async submit(
+    keys: SubmissionKeys,
+    transition: Transition<SubmissionLoaded, SubmissionOutcome>,
+    events: SubmissionEvents,
     commandId: string,
   ): Promise<Submission> {
-    return this.once(commandId, this.sameSubmission(orgId), async (session) => {
-      const current = await this.models.Oneshot.findOne({ _id: oneshotId, orgId }, { deviceId: 1, state: 1 })
-        .session(session)
-        .lean<Pick<OneshotDoc, '_id' | 'deviceId' | 'state'>>();
-      if (!current || current.deviceId !== deviceId) throw new AppError('not_found', `Oneshot ${oneshotId} does not exist`);
-      if (current.state !== 'outstanding') {
-        throw new AppError('conflict', `Oneshot ${oneshotId} is ${current.state}; it can no longer be submitted`);
-      }
-      const submission: SubmissionDoc = { _id: oneshotId, orgId, deviceId, answers, submittedAt: new Date() };
-      await this.models.Submission.create([submission], { session });
-      await this.end(orgId, deviceId, oneshotId, 'completed', event, session);
-      return submissionFromDoc(submission);
+    await this.legacyMoved;
+    return this.once(commandId, answerSubmission(this, keys.orgId), async (session) => {
+      const { orgId, deviceId, oneshotId, clientSubmissionId } = keys;
+      const oneshot = oneshotId === null ? null : await this.load(orgId, oneshotId, session);
+      const earlier = clientSubmissionId === null ? null : await this.loadSubmission(orgId, { deviceId, clientSubmissionId }, session);
+      const outcome = transition({ oneshot, earlier });
+      if ('repeated' in outcome) return outcome.repeated;
+      const submission: Submission = { id: await nextMongoId(this.connection, 'submissions', session), ...outcome.submission };
+      await this.models.Submission.create([submissionToDoc(submission)], { session });
+      if (outcome.completed) await this.save([oneshot], [outcome.completed], events.completed, session);
+      await this.appendEvents([events.received(submission)], session);
+      return submission;
     });
   }
 
@@ -179,22 +190,63 @@ export class MongoPushStore implements PushStore {
 
   async get(orgId: number, oneshotId: number): Promise<Oneshot | null> {
     await this.ready;
-    const doc = await this.models.Oneshot.findOne({ _id: oneshotId, orgId }).lean<OneshotDoc>();
-    return doc ? oneshotFromDoc(doc) : null;
+    return this.load(orgId, oneshotId);
   }
 
-  async getSubmission(orgId: number, oneshotId: number): Promise<Submission | null> {
-    await this.ready;
-    const doc = await this.models.Submission.findOne({ _id: oneshotId, orgId }).lean<SubmissionDoc>();
+  async getSubmission(orgId: number, submissionId: number): Promise<Submission | null> {
+    await this.legacyMoved;
+    const doc = await this.models.Submission.findOne({ _id: submissionId, orgId }).lean<SubmissionDoc>();
     return doc ? submissionFromDoc(doc) : null;
+  }
+
+  async findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null> {
+    await this.legacyMoved;
+    return this.loadSubmission(orgId, key);
+  }
+
+  async listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>> {
+    await this.legacyMoved;
+    const submittedAt = {
+      ...(query.submittedAfter === undefined ? {} : { $gt: new Date(query.submittedAfter) }),
+      ...(query.submittedBefore === undefined ? {} : { $lt: new Date(query.submittedBefore) }),
+    };
+    const filter = {
+      orgId,
+      formId: query.formId,
+      ...(query.deviceIdentifier === undefined ? {} : { deviceIdentifier: query.deviceIdentifier }),
+      ...(Object.keys(submittedAt).length === 0 ? {} : { submittedAt }),
+    };
+    // MongoDB reads limit(0) as "no limit"; the query's limit is at least 1.
+    const [total, docs] = await Promise.all([
+      this.models.Submission.countDocuments(filter),
+      this.models.Submission.find(filter).sort({ _id: 1 }).skip(query.offset).limit(query.limit).lean<SubmissionDoc[]>(),
+    ]);
+    return { total, submissions: docs.map(submissionFromDoc) };
   }
 
   async listOutstandingForDevice(orgId: number, deviceId: number): Promise<Oneshot[]> {
     await this.ready;
-    const docs = await this.models.Oneshot.find({ orgId, deviceId, state: 'outstanding' })
-      .sort({ _id: 1 })
-      .lean<OneshotDoc[]>();
-    return docs.map(oneshotFromDoc);
+    return this.loadOutstanding(orgId, deviceId, { releasedOnly: true });
+  }
+
+  async listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage> {
+    await this.ready;
+    const filter = { orgId, state: 'outstanding' as const, ...(deviceId === null ? {} : { deviceId }) };
+    const [total, docs] = await Promise.all([
+      this.models.Oneshot.countDocuments(filter),
+      this.models.Oneshot.find(filter, { payload: 0 }).sort({ _id: 1 }).skip(offset).limit(limit).lean<Array<Omit<OneshotDoc, 'payload'>>>(),
+    ]);
+    return { total, dispatches: docs.map(dispatchFromDoc) };
+  }
+
+  async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
+    if (limit <= 0) return [];
+    await this.ready;
+    const docs = await this.models.Oneshot.find({ state: 'outstanding', ...unreleased, scheduledAt: { $lte: new Date(now) } }, { payload: 0 })
+      .sort({ scheduledAt: 1, _id: 1 })
+      .limit(limit)
+      .lean<Array<Omit<OneshotDoc, 'payload'>>>();
+    return docs.map(dispatchFromDoc);
   }
 
   /** Page after page of `_id > last`, so only one page is ever held. */
@@ -204,7 +256,7 @@ export class MongoPushStore implements PushStore {
     let left = limit;
     while (left > 0) {
       const size = Math.min(this.pageSize, left);
-      const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', _id: { $gt: after } }, summaryProjection)
+      const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', ...released, _id: { $gt: after } }, summaryProjection)
         .sort({ _id: 1 })
         .limit(size)
         .lean<OneshotSummaryDoc[]>();
@@ -232,44 +284,63 @@ export class MongoPushStore implements PushStore {
     await this.models.Outbox.deleteMany({ _id: { $in: seqs } });
   }
 
-  // Lifecycle --------------------------------------------------------------------------
-
-  async ping(): Promise<void> {
-    const db = this.connection.db;
-    if (!db) throw new AppError('unavailable', 'The push database is not connected');
-    await db.command({ ping: 1 });
-  }
-
-  async close(): Promise<void> {
-    await this.connection.close();
+  async outboxBacklog(): Promise<OutboxBacklog> {
+    await this.ready;
+    // The collection's count from its metadata, not a scan: a gauge, read on every scrape.
+    const [count, oldest] = await Promise.all([
+      this.models.Outbox.estimatedDocumentCount(),
+      this.models.Outbox.findOne().sort({ _id: 1 }).select({ 'event.occurredAt': 1 }).lean<Pick<OutboxDoc, 'event'>>(),
+    ]);
+    return { count, oldestOccurredAt: oldest?.event.occurredAt ?? null };
   }
 
   // Shared steps -----------------------------------------------------------------------
 
   /**
-   * `apply` in a transaction, recorded under `commandId`; or, when that id is recorded
-   * already, the first result again with nothing written. Two duplicates racing each other
+   * `write` in a transaction, recorded under `commandId`; or, when that id is recorded
+   * already, the first answer again with nothing written. Two duplicates racing each other
    * both write the outbox counter, so MongoDB commits one and `withTransaction` retries the
-   * other, which then finds the record; should one still reach its insert, the unique `_id`
-   * refuses it and the record it lost to answers.
+   * other, which then finds the record. Should one still reach its insert, a unique index
+   * refuses it (the command's `_id`, or a submission's client id or oneshot) and it runs
+   * once more, as the one that lost: it finds the record, or the submission, it lost to.
    */
-  private async once<T>(commandId: string, recorded: Recorded<T>, apply: (session: ClientSession) => Promise<T>): Promise<T> {
-    try {
-      return await this.transaction(async (session) => {
+  private async once<T>(commandId: string, recorded: RecordedAnswer<T>, write: (session: ClientSession) => Promise<T>): Promise<T> {
+    const attempt = () =>
+      this.transaction(async (session): Promise<WriteOutcome<T>> => {
         const applied = await this.appliedCommand(commandId, session);
-        if (applied) return recorded.again(applied.oneshotIds, session);
-        const result = await apply(session);
-        const doc: AppliedCommandDoc = { _id: commandId, oneshotIds: recorded.ids(result), appliedAt: this.commandWindow.now() };
-        await this.models.AppliedCommand.create([doc], { session });
-        if (this.commandWindow.pruneDue()) await this.forgetExpiredCommands(session);
-        return result;
+        if (applied) return { appliedBefore: applied.oneshotIds };
+        const answer = await write(session);
+        await this.recordCommand(commandId, recorded.ids(answer), session);
+        return { answer };
       });
+    let outcome: WriteOutcome<T>;
+    try {
+      outcome = await attempt();
     } catch (error) {
       if (!isDuplicateKeyError(error)) throw error;
-      const applied = await this.appliedCommand(commandId);
-      if (!applied) throw error;
-      return recorded.again(applied.oneshotIds);
+      outcome = await attempt();
     }
+    return answerOf(outcome, recorded);
+  }
+
+  /** The oneshot the command created: now, or by an earlier delivery (read again). */
+  private async createdUnder(commandId: string, oneshot: NewOneshot, event: OneshotEventFactory, session: ClientSession): Promise<Oneshot> {
+    const [appliedId] = (await this.appliedCommand(commandId, session))?.oneshotIds ?? [];
+    if (appliedId !== undefined) {
+      const again = await this.load(oneshot.orgId, appliedId, session);
+      if (!again) throw recordedMissing('Oneshot', appliedId);
+      return again;
+    }
+    const created = await this.insertOneshot(oneshot, event, session);
+    await this.recordCommand(commandId, [created.id], session);
+    return created;
+  }
+
+  private async insertOneshot(oneshot: NewOneshot, event: OneshotEventFactory, session: ClientSession): Promise<Oneshot> {
+    const created: Oneshot = { id: await nextMongoId(this.connection, 'oneshots', session), ...oneshot };
+    await this.models.Oneshot.create([oneshotToDoc(created)], { session });
+    await this.appendEvents([event(created)].filter((each) => each !== null), session);
+    return created;
   }
 
   private async appliedCommand(commandId: string, session?: ClientSession): Promise<Pick<AppliedCommandDoc, 'oneshotIds'> | null> {
@@ -278,98 +349,66 @@ export class MongoPushStore implements PushStore {
       .lean<Pick<AppliedCommandDoc, 'oneshotIds'>>();
   }
 
-  /** A bounded batch, oldest first (MongoDB's deleteMany takes no limit). */
-  private async forgetExpiredCommands(session: ClientSession): Promise<void> {
+  /** The record, and every `pruneEvery` commands a bounded batch of expired ones forgotten, oldest first (deleteMany takes no limit). */
+  private async recordCommand(commandId: string, oneshotIds: number[], session: ClientSession): Promise<void> {
     const { AppliedCommand } = this.models;
+    const doc: AppliedCommandDoc = { _id: commandId, oneshotIds, appliedAt: this.commandWindow.now() };
+    await AppliedCommand.create([doc], { session });
+    if (!this.commandWindow.pruneDue()) return;
     const expired = await AppliedCommand.find({ appliedAt: { $lt: this.commandWindow.cutoff() } }, { _id: 1 })
       .sort({ appliedAt: 1 })
       .limit(this.commandWindow.pruneBatch)
       .session(session)
       .lean<Array<Pick<AppliedCommandDoc, '_id'>>>();
-    if (expired.length > 0) await AppliedCommand.deleteMany({ _id: { $in: expired.map((doc) => doc._id) } }, { session });
+    if (expired.length > 0) await AppliedCommand.deleteMany({ _id: { $in: expired.map((each) => each._id) } }, { session });
   }
 
-  private sameOneshot(orgId: number): Recorded<Oneshot> {
-    return {
-      ids: (oneshot) => [oneshot.id],
-      again: async (ids, session) => {
-        const [oneshot] = await this.recordedOneshots(orgId, ids, session);
-        if (!oneshot) throw recordedMissing(ids[0]);
-        return oneshot;
-      },
-    };
+  private async load(orgId: number, oneshotId: number, session?: ClientSession): Promise<Oneshot | null> {
+    const doc = await this.models.Oneshot.findOne({ _id: oneshotId, orgId })
+      .session(session ?? null)
+      .lean<OneshotDoc>();
+    return doc ? oneshotFromDoc(doc) : null;
   }
 
-  private sameOneshots(orgId: number): Recorded<Oneshot[]> {
-    return {
-      ids: (oneshots) => oneshots.map((oneshot) => oneshot.id),
-      again: (ids, session) => this.recordedOneshots(orgId, ids, session),
-    };
+  private async loadSubmission(orgId: number, key: SubmissionKey, session?: ClientSession): Promise<Submission | null> {
+    const filter = 'oneshotId' in key ? { orgId, oneshotId: key.oneshotId } : { orgId, deviceId: key.deviceId, clientSubmissionId: key.clientSubmissionId };
+    const doc = await this.models.Submission.findOne(filter)
+      .session(session ?? null)
+      .lean<SubmissionDoc>();
+    return doc ? submissionFromDoc(doc) : null;
   }
 
-  private sameSubmission(orgId: number): Recorded<Submission> {
-    return {
-      ids: (submission) => [submission.oneshotId],
-      again: async ([id], session) => {
-        if (id === undefined) throw recordedMissing(id);
-        const doc = await this.models.Submission.findOne({ _id: id, orgId })
-          .session(session ?? null)
-          .lean<SubmissionDoc>();
-        if (!doc) throw recordedMissing(id);
-        return submissionFromDoc(doc);
-      },
-    };
-  }
-
-  /** The oneshots of these ids, in this order. */
-  private async recordedOneshots(orgId: number, ids: number[], session?: ClientSession): Promise<Oneshot[]> {
-    if (ids.length === 0) return [];
-    const docs = await this.models.Oneshot.find({ orgId, _id: { $in: ids } })
+  /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later). */
+  private async loadOutstanding(orgId: number, deviceId: number, { releasedOnly }: { releasedOnly: boolean }, session?: ClientSession): Promise<Oneshot[]> {
+    const docs = await this.models.Oneshot.find({ orgId, deviceId, state: 'outstanding', ...(releasedOnly ? released : {}) })
+      .sort({ _id: 1 })
       .session(session ?? null)
       .lean<OneshotDoc[]>();
-    const byId = new Map(docs.map((doc) => [doc._id, doc]));
-    return ids.map((id) => {
-      const doc = byId.get(id);
-      if (!doc) throw recordedMissing(id);
-      return oneshotFromDoc(doc);
-    });
+    return docs.map(oneshotFromDoc);
   }
 
-  /** outstanding → `state`, with its event; not_found unless outstanding on that device. */
-  private async end(
-    orgId: number,
-    deviceId: number,
-    oneshotId: number,
-    state: 'revoked' | 'completed',
-    event: OneshotEventFactory,
-    session: ClientSession,
-  ): Promise<Oneshot> {
-    const doc = await this.models.Oneshot.findOneAndUpdate(
-      { _id: oneshotId, orgId, deviceId, state: 'outstanding' },
-      { $set: { state, updatedAt: new Date() } },
-      { session, returnDocument: 'after' },
-    ).lean<OneshotDoc>();
-    if (!doc) throw notOutstanding(oneshotId);
-    const oneshot = oneshotFromDoc(doc);
-    await this.appendEvents([event(oneshot, await this.outstandingCount(orgId, deviceId, session))], session);
-    return oneshot;
-  }
-
-  /** The device's outstanding oneshots as this transaction sees them (its own changes included). */
-  private async outstandingCount(orgId: number, deviceId: number, session: ClientSession): Promise<number> {
-    return this.models.Oneshot.countDocuments({ orgId, deviceId, state: 'outstanding' }).session(session);
+  /** The oneshots a transition returned, given those it was handed (their updates in one round trip), with their events. */
+  private async save(loaded: Array<Oneshot | null>, changed: Oneshot[], event: OneshotEventFactory, session: ClientSession): Promise<void> {
+    const writes = oneshotWrites(loaded, changed);
+    if (writes.length === 0) return;
+    const events = writes.flatMap(({ oneshot }) => event(oneshot) ?? []);
+    await this.models.Oneshot.bulkWrite(
+      writes.map(({ oneshot, changes }) => ({
+        updateOne: {
+          filter: { _id: oneshot.id, orgId: oneshot.orgId },
+          update: { $set: changesToSet(changes) },
+        },
+      })),
+      { session },
+    );
+    await this.appendEvents(events, session);
   }
 
   /** The events, in order, each with the next seq of the `outbox` counter. */
   private async appendEvents(events: Envelope[], session: ClientSession): Promise<void> {
+    if (events.length === 0) return;
     const docs: OutboxDoc[] = [];
     for (const event of events) docs.push({ _id: await nextMongoId(this.connection, outboxCounter, session), event });
     await this.models.Outbox.insertMany(docs, { session });
-  }
-
-  /** The change and its events together, or neither. */
-  private async transaction<T>(change: (session: ClientSession) => Promise<T>): Promise<T> {
-    await this.ready;
-    return this.connection.transaction(change);
   }
 }

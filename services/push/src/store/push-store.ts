@@ -1,96 +1,161 @@
 import type { Envelope } from '@formcast/contracts';
+import type { IdempotencyStore, KeyFound, KeyRequest } from '@formcast/idempotency';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
-import type { Oneshot, OneshotSummary, Submission } from '../domain/records';
-
-export interface NewOneshot {
-  orgId: number;
-  deviceId: number;
-  deviceIdentifier: string;
-  formId: number;
-  templateNamespace: string;
-  namespace: string;
-  name: string;
-  description: string;
-  payload: Record<string, unknown>;
-}
-
-export interface OneshotChange {
-  payload: Record<string, unknown>;
-  name?: string;
-  description?: string;
-}
+import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
+import type { SubmissionEventFactory } from '../domain/submission-events';
+import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query';
+import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
 
 export interface OutboxEntry {
   seq: number;
   event: Envelope;
 }
 
+/** What the outbox holds: how many events, and when the oldest of them occurred (null when empty). */
+export interface OutboxBacklog {
+  count: number;
+  oldestOccurredAt: string | null;
+}
+
 /**
- * The push service's store port. Every transition writes the oneshot and its event (built
- * by the given factory with the device's outstanding count after the change) in one local
- * write: the outbox. Everything is scoped by organization; a oneshot of another
- * organization or device behaves as unknown.
+ * A transition as the store runs it: the pure decision of domain/oneshot-lifecycle.ts,
+ * handed what the store loaded; it returns what to save, or throws and nothing is saved.
+ */
+export type Transition<Loaded, Saved> = (loaded: Loaded) => Saved;
+
+/** What a submission write loads (see SubmissionLoaded): the oneshot named, and the device's submission with that client id. */
+export interface SubmissionKeys {
+  orgId: number;
+  deviceId: number;
+  oneshotId: number | null;
+  clientSubmissionId: string | null;
+}
+
+/** The events of a submission write: one for the oneshot it completes, one for the submission. */
+export interface SubmissionEvents {
+  completed: OneshotEventFactory;
+  received: SubmissionEventFactory;
+}
+
+/** A stored submission found by the oneshot it completed, or by its device and client id. */
+export type SubmissionKey = { oneshotId: number } | { deviceId: number; clientSubmissionId: string };
+
+/** An Idempotency-Key a create records in its own transaction (see `createKeyed`). */
+export interface CreateKey extends KeyRequest {
+  /** What the key answers from then on: the command's answer, made from the oneshot as created. */
+  answer(created: Oneshot): unknown;
+}
+
+/** What `createKeyed` did: created the oneshot (or found it created by the same command), or found the key taken and wrote nothing. */
+export type KeyedCreate = { created: Oneshot } | { found: KeyFound };
+
+/**
+ * The push service's store port: it loads and saves, the rules are the transitions handed
+ * to it. Each write saves the oneshot(s) and their events (one each, built by the given
+ * factory from the oneshot as saved) in one local transaction: the outbox. Everything is
+ * scoped by organization: a oneshot of another organization loads as null. A transition may
+ * change a oneshot's name, description, payload, state and updatedAt; the other fields are
+ * written once, by create. Nothing changes when a method throws, whoever threw.
  *
- * Errors (AppError): 'not_found' when the oneshot is not outstanding on that device (unknown,
- * foreign, revoked or completed), except `complete`, which answers 'conflict' for a oneshot
- * of this device that already ended. Nothing changes when a method throws.
- *
- * `commandId` is the id of the command envelope asking for the transition. Commands come
- * at least once (a replica that dies after the write, before its ack, leaves the command to
- * another), so each transition is applied at most once per command id: the id is recorded
- * in the same transaction as the change and its events, and a transition whose id is
- * already recorded changes nothing, writes no event and returns what the first one returned,
- * even when it would now fail (the oneshot has ended since). Ids are remembered for a window
- * (24 h by default; see `CommandWindow`), far longer than a command can be redelivered.
+ * `commandId` is the id of the command envelope asking for the write. Commands come at
+ * least once (a replica that dies after the write, before its ack, leaves the command to
+ * another), so each write is applied at most once per command id: the id is recorded in
+ * the same transaction as the change and its events, and a write whose id is already
+ * recorded runs no transition, changes nothing, writes no event and returns what the first
+ * one returned, even when the transition would now fail (the oneshot has ended since). Ids
+ * are remembered for a window (24 h by default; see `CommandWindow`), far longer than a
+ * command can be redelivered.
  *
  * What is recorded is the ids of the oneshots the command changed, not a copy of its
  * result: a record stays a few bytes whatever the payloads (images) or the number of
  * oneshots revoked at once, and a repeat reads them again. Ended oneshots and submissions
- * never change, so revoke, revokeAll and complete repeat exactly; create and update return
- * the oneshot as it is now, which differs only if another command changed it in the
- * seconds between the two deliveries.
+ * never change, so revocations and submissions repeat exactly; create and update return the
+ * oneshot as it is now, which differs only if another command changed it in the seconds
+ * between the two deliveries. A submission's command records the submission's id.
  */
 export interface PushStore {
-  create(input: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot>;
-  /** Replaces payload (and name/description when given) of an outstanding oneshot. */
-  update(
+  /** Saves a new oneshot under the next id. */
+  create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot>;
+  /**
+   * `create` answering once per Idempotency-Key, all in one transaction: the key is decided on
+   * as `decideClaim` does; when it is free, the oneshot is created and the key recorded
+   * completed with `key.answer(oneshot)`; when it is taken, nothing is written and what was
+   * found is returned. Of two creates with one key at once, the second finds the first's key.
+   * The key stands for the command id: every delivery of a command carries its key, so the
+   * key's record is what a repeat finds, and no applied command is recorded. Only a claim
+   * taken over (`stale`, left by `keys.claim`) runs as `create` would under the claim's
+   * command id, which may have been applied already: then that oneshot is the answer.
+   */
+  createKeyed(oneshot: NewOneshot, event: OneshotEventFactory, key: CreateKey): Promise<KeyedCreate>;
+  /** Loads the oneshot and saves what the transition makes of it. */
+  change(
     orgId: number,
-    deviceId: number,
     oneshotId: number,
-    change: OneshotChange,
+    transition: Transition<Oneshot | null, Oneshot>,
     event: OneshotEventFactory,
     commandId: string,
   ): Promise<Oneshot>;
-  /** outstanding → revoked. */
-  revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory, commandId: string): Promise<Oneshot>;
-  /** Every outstanding oneshot of the device → revoked, one event each; returns them. */
-  revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string): Promise<Oneshot[]>;
-  /** outstanding → completed, keeping the submission. */
-  complete(
+  /** Loads the device's outstanding oneshots, ascending by id, and saves each one the transition returns. */
+  changeOutstanding(
     orgId: number,
     deviceId: number,
-    oneshotId: number,
-    answers: Record<string, unknown>,
+    transition: Transition<Oneshot[], Oneshot[]>,
     event: OneshotEventFactory,
+    commandId: string,
+  ): Promise<Oneshot[]>;
+  /**
+   * The release of scheduled dispatches: loads the oneshots named (any organization) and
+   * saves each one the transition returns, with its event, in one transaction. Not a
+   * command, so no command id: the transition decides on what the transaction loaded (only
+   * those still due), so two replicas releasing the same ones at once release each once.
+   */
+  release(oneshotIds: number[], transition: Transition<Oneshot[], Oneshot[]>, event: OneshotEventFactory): Promise<Oneshot[]>;
+  /**
+   * Loads what the keys name and saves what the transition makes of it: a new submission
+   * under the next submission id with its `received` event, and the oneshot it completes
+   * with its `completed` event; or nothing, when the transition answers with an earlier
+   * submission. Returns the submission saved, or that earlier one.
+   */
+  submit(
+    keys: SubmissionKeys,
+    transition: Transition<SubmissionLoaded, SubmissionOutcome>,
+    events: SubmissionEvents,
     commandId: string,
   ): Promise<Submission>;
 
   /** Any state; null when unknown or of another organization. */
   get(orgId: number, oneshotId: number): Promise<Oneshot | null>;
-  getSubmission(orgId: number, oneshotId: number): Promise<Submission | null>;
-  /** Outstanding, ascending by id. */
+  /** By its id; null when unknown or of another organization. */
+  getSubmission(orgId: number, submissionId: number): Promise<Submission | null>;
+  findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null>;
+  /** A form's submissions matching the query, ascending by id, one page, with how many match in all. */
+  listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>>;
+  /** Outstanding and released (what the device knows of), ascending by id. */
   listOutstandingForDevice(orgId: number, deviceId: number): Promise<Oneshot[]>;
   /**
-   * Outstanding, as the organization listing shows them (no payload), ascending by id, from
+   * Outstanding and released, as the organization listing shows them (no payload), ascending by id, from
    * the first with an id above `afterId` (default 0), read in pages so a long list is never
    * held whole. Stopping the iteration early reads no more; with `limit`, at most that many
    * are read and yielded.
    */
   streamOutstandingForOrganization(orgId: number, afterId?: number, limit?: number): AsyncIterable<OneshotSummary>;
+  /**
+   * v3 listings: the organization's outstanding dispatches (of one device, unless null),
+   * released or not, ascending by id, `limit` from `offset`, with how many there are in all;
+   * no payloads.
+   */
+  listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage>;
+  /** Outstanding, unreleased and scheduled at or before `now`, any organization, earliest first, at most `limit`; no payloads. */
+  listDue(now: string, limit: number): Promise<DispatchSummary[]>;
 
   /** Events written but not yet marked published, oldest first. */
   unpublishedEvents(limit: number): Promise<OutboxEntry[]>;
   markPublished(seqs: number[]): Promise<void>;
+  /** The outbox's size and the time of its oldest event (metrics, read on each scrape: a count and one row). */
+  outboxBacklog(): Promise<OutboxBacklog>;
+
+  /** The Idempotency-Keys of the push database: those `createKeyed` records, and any other command's. */
+  readonly keys: IdempotencyStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;

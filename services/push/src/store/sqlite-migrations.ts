@@ -50,4 +50,60 @@ export const pushMigrations: Migration[] = [
       CREATE INDEX applied_commands_by_time ON applied_commands (applied_at);
     `,
   },
+  {
+    version: 4,
+    // Submissions of any form, not only of oneshots, each with an id of its own; what the
+    // submissions of oneshots kept until now become, numbered in the order of their oneshots
+    // (their device owner and form version were not recorded: ''). A submission's applied
+    // command records the submission's id in applied_commands.oneshot_ids.
+    up: `
+      CREATE TABLE form_submissions (
+        id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        device_identifier TEXT NOT NULL,
+        device_owner TEXT NOT NULL,
+        form_id INTEGER NOT NULL,
+        form_namespace TEXT NOT NULL,
+        form_name TEXT NOT NULL,
+        form_version TEXT NOT NULL,
+        oneshot_id INTEGER REFERENCES oneshots (id),
+        client_submission_id TEXT,
+        answers TEXT NOT NULL,
+        submitted_at TEXT NOT NULL,
+        received_at TEXT NOT NULL
+      );
+      -- a oneshot is completed once; a client id is one submission per device
+      CREATE UNIQUE INDEX form_submissions_by_oneshot ON form_submissions (org_id, oneshot_id) WHERE oneshot_id IS NOT NULL;
+      CREATE UNIQUE INDEX form_submissions_by_client_id ON form_submissions (org_id, device_id, client_submission_id)
+        WHERE client_submission_id IS NOT NULL;
+      -- the submissions database API: a form's, all or one device's, ascending by id
+      CREATE INDEX form_submissions_by_form ON form_submissions (org_id, form_id, id);
+      CREATE INDEX form_submissions_by_form_device ON form_submissions (org_id, form_id, device_identifier, id);
+      INSERT INTO form_submissions (id, org_id, device_id, device_identifier, device_owner, form_id, form_namespace,
+          form_name, form_version, oneshot_id, client_submission_id, answers, submitted_at, received_at)
+        SELECT row_number() OVER (ORDER BY s.oneshot_id), s.org_id, s.device_id, o.device_identifier, '', o.form_id,
+          o.template_namespace, o.name, '', s.oneshot_id, NULL, s.answers, s.submitted_at, s.submitted_at
+        FROM submissions s JOIN oneshots o ON o.id = s.oneshot_id;
+      INSERT INTO counters (name, value) SELECT 'submissions', count(*) FROM form_submissions WHERE true
+        ON CONFLICT (name) DO UPDATE SET value = excluded.value;
+      DROP TABLE submissions;
+    `,
+  },
+  {
+    version: 5,
+    // Dispatch fields (issue 14): the template's version, the v3 fields, and the release of
+    // scheduled dispatches (released_at NULL: not yet; everything kept until now was released
+    // when created). The partial index serves the release loop's look for due ones.
+    up: `
+      ALTER TABLE oneshots ADD COLUMN form_version TEXT NOT NULL DEFAULT '';
+      ALTER TABLE oneshots ADD COLUMN scheduled_at TEXT;
+      ALTER TABLE oneshots ADD COLUMN released_at TEXT;
+      ALTER TABLE oneshots ADD COLUMN location TEXT;
+      ALTER TABLE oneshots ADD COLUMN address TEXT;
+      ALTER TABLE oneshots ADD COLUMN geofence_radius REAL;
+      UPDATE oneshots SET released_at = created_at WHERE true;
+      CREATE INDEX oneshots_due ON oneshots (scheduled_at) WHERE released_at IS NULL AND state = 'outstanding';
+    `,
+  },
 ];

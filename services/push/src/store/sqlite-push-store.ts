@@ -1,74 +1,43 @@
-import { AppError } from '@formcast/platform';
 import { nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
+import { SqliteIdempotencyStore, SqliteKeyTable, type IdempotencyStore } from '@formcast/idempotency';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
-import type { Oneshot, OneshotState, OneshotSummary, Submission } from '../domain/records';
+import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
+import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query';
+import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
 import { CommandWindow, type CommandWindowOptions } from './command-window';
-import type { NewOneshot, OneshotChange, OutboxEntry, PushStore } from './push-store';
+import { oneshotWrites } from './oneshot-changes';
+import type { CreateKey, KeyedCreate, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
+import {
+  answerOf,
+  answerOneshot,
+  answerOneshots,
+  answerSubmission,
+  recordedMissing,
+  type RecordedAnswer,
+  type WriteOutcome,
+} from './recorded-answers';
 import { pushMigrations } from './sqlite-migrations';
 
-interface OneshotRow {
-  id: number;
-  org_id: number;
-  device_id: number;
-  device_identifier: string;
-  form_id: number;
-  template_namespace: string;
-  namespace: string;
-  name: string;
-  description: string;
-  payload: string;
-  state: OneshotState;
-  created_at: string;
-  updated_at: string;
-}
+/** A record as its row holds it: the JSON columns as text. */
+type Row<R, Json extends keyof R> = Omit<R, Json> & Record<Json, string>;
 
-interface SubmissionRow {
-  oneshot_id: number;
-  org_id: number;
-  device_id: number;
-  answers: string;
-  submitted_at: string;
-}
+// Columns named as the record's fields, so a row is the record but for its JSON.
+const oneshotColumns = `id, org_id AS orgId, device_id AS deviceId, device_identifier AS deviceIdentifier, form_id AS formId,
+  template_namespace AS templateNamespace, namespace, name, description, payload, state, created_at AS createdAt, updated_at AS updatedAt,
+  form_version AS formVersion, scheduled_at AS scheduledAt, released_at AS releasedAt, location, address, geofence_radius AS geofenceRadius`;
+const dispatchColumns = oneshotColumns.replace(' payload,', '');
+const submissionColumns = `id, org_id AS orgId, device_id AS deviceId, device_identifier AS deviceIdentifier, device_owner AS deviceOwner,
+  form_id AS formId, form_namespace AS formNamespace, form_name AS formName, form_version AS formVersion, oneshot_id AS oneshotId,
+  client_submission_id AS clientSubmissionId, answers, submitted_at AS submittedAt, received_at AS receivedAt`;
+const summaryColumns = 'id, org_id AS orgId, device_id AS deviceId, name, description, namespace';
 
-const toOneshot = (r: OneshotRow): Oneshot => ({
-  id: r.id,
-  orgId: r.org_id,
-  deviceId: r.device_id,
-  deviceIdentifier: r.device_identifier,
-  formId: r.form_id,
-  templateNamespace: r.template_namespace,
-  namespace: r.namespace,
-  name: r.name,
-  description: r.description,
-  payload: JSON.parse(r.payload) as Record<string, unknown>,
-  state: r.state,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+const toOneshot = ({ payload, ...fields }: Row<Oneshot, 'payload'>): Oneshot => ({ ...fields, payload: JSON.parse(payload) as Oneshot['payload'] });
+const toSubmission = ({ answers, ...fields }: Row<Submission, 'answers'>): Submission => ({
+  ...fields,
+  answers: JSON.parse(answers) as Submission['answers'],
 });
 
-type SummaryRow = Pick<OneshotRow, 'id' | 'org_id' | 'device_id' | 'name' | 'description' | 'namespace'>;
-
-const toSummary = (r: SummaryRow): OneshotSummary => ({
-  id: r.id,
-  orgId: r.org_id,
-  deviceId: r.device_id,
-  name: r.name,
-  description: r.description,
-  namespace: r.namespace,
-});
-
-const toSubmission = (r: SubmissionRow): Submission => ({
-  oneshotId: r.oneshot_id,
-  orgId: r.org_id,
-  deviceId: r.device_id,
-  answers: JSON.parse(r.answers) as Record<string, unknown>,
-  submittedAt: r.submitted_at,
-});
-
-const notOutstanding = (id: number) => new AppError('not_found', `Oneshot ${id} is not outstanding on this device`);
-/** Oneshots and submissions are never deleted, so this is a bug, not a state. */
-const recordedMissing = (id: number | undefined) => new Error(`Oneshot ${id}, recorded by an applied command, is missing`);
 const defaultPageSize = 500;
 
 export interface SqlitePushStoreOptions extends CommandWindowOptions {
@@ -76,121 +45,166 @@ export interface SqlitePushStoreOptions extends CommandWindowOptions {
   pageSize?: number;
 }
 
-/** A transition's result as recorded with its command id: the oneshots it is about, read again for a repeat. */
-interface Recorded<T> {
-  ids: (result: T) => number[];
-  again: (oneshotIds: number[]) => T;
-}
-
 /**
- * The push store on SQLite (embedded mode). Each transition, its outbox row and its command
- * id (`applied_commands`) are one IMMEDIATE transaction, so a crash leaves all or none.
+ * The push store on SQLite (embedded mode). Each write, its outbox rows and its command id
+ * (`applied_commands`) are one IMMEDIATE transaction, shared with the other writes of the
+ * same turn of the event loop (`writeGrouped`), so a crash leaves all or none. The loads,
+ * the transition and the saves run synchronously inside it. Idempotency-Keys are a table of
+ * the same file (`idempotency_keys`, outside the numbered migrations), written in the same
+ * grouped transactions: a keyed create costs no commit of its own.
  */
 export class SqlitePushStore implements PushStore {
   private readonly db: SqliteDatabase;
   private readonly sql: SqliteQueries;
   private readonly pageSize: number;
   private readonly commandWindow: CommandWindow;
+  private readonly keyTable: SqliteKeyTable;
+  readonly keys: IdempotencyStore;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
     this.sql = new SqliteQueries(this.db);
     this.pageSize = options.pageSize ?? defaultPageSize;
     this.commandWindow = new CommandWindow(options);
+    this.keyTable = new SqliteKeyTable(this.sql);
+    this.keys = new SqliteIdempotencyStore(this.sql);
   }
 
-  async create(input: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
-    return this.once(commandId, this.sameOneshot(input.orgId), () => {
-      const id = nextSqliteId(this.db, 'oneshots');
-      const now = new Date().toISOString();
-      this.sql.statement(
-          `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace,
-             name, description, payload, state, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'outstanding', ?, ?)`,
-        )
-        .run(id, input.orgId, input.deviceId, input.deviceIdentifier, input.formId, input.templateNamespace,
-          input.namespace, input.name, input.description, JSON.stringify(input.payload), now, now);
-      const oneshot = this.row(input.orgId, id)!;
-      this.appendEvent(event(oneshot, this.outstandingCount(input.orgId, input.deviceId)));
-      return oneshot;
+  async create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
+    return this.once(commandId, answerOneshot(this, oneshot.orgId), () => this.insertOneshot(oneshot, event));
+  }
+
+  async createKeyed(oneshot: NewOneshot, event: OneshotEventFactory, key: CreateKey): Promise<KeyedCreate> {
+    return this.sql.writeGrouped((): KeyedCreate => {
+      const decision = this.keyTable.decide(key);
+      if (decision.write === 'none') return { found: decision.outcome };
+      // No applied command recorded: the key's record, written here, is what a delivery of the
+      // command again finds. Only a claim taken over may have been applied, under its own id.
+      const created = decision.outcome.kind === 'stale' ? this.createdUnder(decision.outcome.commandId, oneshot, event) : this.insertOneshot(oneshot, event);
+      this.keyTable.write(key, decision, { ok: true, value: key.answer(created) });
+      return { created };
     });
   }
 
-  async update(orgId: number, deviceId: number, oneshotId: number, change: OneshotChange, event: OneshotEventFactory, commandId: string) {
-    return this.once(commandId, this.sameOneshot(orgId), () => {
-      const current = this.outstanding(orgId, deviceId, oneshotId);
-      this.sql.statement('UPDATE oneshots SET payload = ?, name = ?, description = ?, updated_at = ? WHERE org_id = ? AND id = ?')
-        .run(JSON.stringify(change.payload), change.name ?? current.name, change.description ?? current.description,
-          new Date().toISOString(), orgId, oneshotId);
-      const oneshot = this.row(orgId, oneshotId)!;
-      this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
-      return oneshot;
+  async change(orgId: number, oneshotId: number, transition: Transition<Oneshot | null, Oneshot>, event: OneshotEventFactory, commandId: string) {
+    return this.once(commandId, answerOneshot(this, orgId), () => {
+      const current = this.load(orgId, oneshotId);
+      const changed = transition(current);
+      this.save([current], [changed], event);
+      return changed;
     });
   }
 
-  async revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory, commandId: string) {
-    return this.once(commandId, this.sameOneshot(orgId), () => {
-      this.outstanding(orgId, deviceId, oneshotId);
-      return this.end(orgId, deviceId, oneshotId, 'revoked', event);
+  async changeOutstanding(orgId: number, deviceId: number, transition: Transition<Oneshot[], Oneshot[]>, event: OneshotEventFactory, commandId: string) {
+    return this.once(commandId, answerOneshots(this, orgId), () => {
+      const outstanding = this.loadOutstanding(orgId, deviceId, { releasedOnly: false });
+      const changed = transition(outstanding);
+      this.save(outstanding, changed, event);
+      return changed;
     });
   }
 
-  async revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string) {
-    return this.once(commandId, this.sameOneshots(orgId), () => {
-      const ids = this.sql.statement("SELECT id FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
-        .pluck()
-        .all(orgId, deviceId) as number[];
-      return ids.map((id) => this.end(orgId, deviceId, id, 'revoked', event));
+  async release(oneshotIds: number[], transition: Transition<Oneshot[], Oneshot[]>, event: OneshotEventFactory): Promise<Oneshot[]> {
+    if (oneshotIds.length === 0) return [];
+    return this.sql.writeGrouped(() => {
+      const rows = this.sql.all<Row<Oneshot, 'payload'>>(
+        `SELECT ${oneshotColumns} FROM oneshots WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        JSON.stringify(oneshotIds),
+      );
+      const loaded = rows.map(toOneshot);
+      const released = transition(loaded);
+      this.save(loaded, released, event);
+      return released;
     });
   }
 
-  async complete(
-    orgId: number,
-    deviceId: number,
-    oneshotId: number,
-    answers: Record<string, unknown>,
-    event: OneshotEventFactory,
-    commandId: string,
-  ) {
-    return this.once(commandId, this.sameSubmission(orgId), () => {
-      const current = this.row(orgId, oneshotId);
-      if (!current || current.deviceId !== deviceId) throw new AppError('not_found', `Oneshot ${oneshotId} does not exist`);
-      if (current.state !== 'outstanding') throw new AppError('conflict', `Oneshot ${oneshotId} is ${current.state}; it can no longer be submitted`);
-      const submittedAt = new Date().toISOString();
-      this.sql.statement('INSERT INTO submissions (oneshot_id, org_id, device_id, answers, submitted_at) VALUES (?, ?, ?, ?, ?)')
-        .run(oneshotId, orgId, deviceId, JSON.stringify(answers), submittedAt);
-      this.end(orgId, deviceId, oneshotId, 'completed', event);
-      return { oneshotId, orgId, deviceId, answers, submittedAt };
+  async submit(keys: SubmissionKeys, transition: Transition<SubmissionLoaded, SubmissionOutcome>, events: SubmissionEvents, commandId: string) {
+    return this.once(commandId, answerSubmission(this, keys.orgId), () => {
+      const { orgId, deviceId, oneshotId, clientSubmissionId } = keys;
+      const oneshot = oneshotId === null ? null : this.load(orgId, oneshotId);
+      const earlier = clientSubmissionId === null ? null : this.loadSubmission(orgId, { deviceId, clientSubmissionId });
+      const outcome = transition({ oneshot, earlier });
+      if ('repeated' in outcome) return outcome.repeated;
+      const submission: Submission = { id: nextSqliteId(this.db, 'submissions'), ...outcome.submission };
+      this.sql.run(
+        `INSERT INTO form_submissions (id, org_id, device_id, device_identifier, device_owner, form_id, form_namespace, form_name,
+           form_version, oneshot_id, client_submission_id, answers, submitted_at, received_at)
+         VALUES (@id, @orgId, @deviceId, @deviceIdentifier, @deviceOwner, @formId, @formNamespace, @formName,
+           @formVersion, @oneshotId, @clientSubmissionId, @answers, @submittedAt, @receivedAt)`,
+        { ...submission, answers: JSON.stringify(submission.answers) },
+      );
+      if (outcome.completed) this.save([oneshot], [outcome.completed], events.completed);
+      this.appendEvent(events.received(submission));
+      return submission;
     });
   }
 
   async get(orgId: number, oneshotId: number) {
-    return this.row(orgId, oneshotId);
+    return this.load(orgId, oneshotId);
   }
 
-  async getSubmission(orgId: number, oneshotId: number) {
-    const row = this.sql.statement('SELECT * FROM submissions WHERE org_id = ? AND oneshot_id = ?').get(orgId, oneshotId) as SubmissionRow | undefined;
+  async getSubmission(orgId: number, submissionId: number) {
+    const row = this.sql.get<Row<Submission, 'answers'>>(`SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND id = ?`, orgId, submissionId);
     return row ? toSubmission(row) : null;
   }
 
+  async findSubmission(orgId: number, key: SubmissionKey) {
+    return this.loadSubmission(orgId, key);
+  }
+
+  async listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>> {
+    const filters = ['org_id = @orgId', 'form_id = @formId'];
+    if (query.deviceIdentifier !== undefined) filters.push('device_identifier = @deviceIdentifier');
+    if (query.submittedAfter !== undefined) filters.push('submitted_at > @submittedAfter');
+    if (query.submittedBefore !== undefined) filters.push('submitted_at < @submittedBefore');
+    const where = filters.join(' AND ');
+    const parameters = { ...query, orgId };
+    // Both reads at one instant: the count and the page see the same submissions.
+    return this.sql.read(() => {
+      const { total } = this.sql.get<{ total: number }>(`SELECT count(*) AS total FROM form_submissions WHERE ${where}`, parameters)!;
+      const rows = this.sql.all<Row<Submission, 'answers'>>(
+        `SELECT ${submissionColumns} FROM form_submissions WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`,
+        parameters,
+      );
+      return { total, submissions: rows.map(toSubmission) };
+    });
+  }
+
   async listOutstandingForDevice(orgId: number, deviceId: number) {
-    const rows = this.sql.statement("SELECT * FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding' ORDER BY id")
-      .all(orgId, deviceId) as OneshotRow[];
-    return rows.map(toOneshot);
+    return this.loadOutstanding(orgId, deviceId, { releasedOnly: true });
+  }
+
+  async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
+    return this.sql.all<DispatchSummary>(
+      `SELECT ${dispatchColumns} FROM oneshots WHERE released_at IS NULL AND state = 'outstanding' AND scheduled_at <= ?
+       ORDER BY scheduled_at, id LIMIT ?`,
+      now,
+      limit,
+    );
+  }
+
+  async listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage> {
+    const where = `org_id = @orgId AND state = 'outstanding'${deviceId === null ? '' : ' AND device_id = @deviceId'}`;
+    const parameters = { orgId, deviceId, offset, limit };
+    // Both reads at one instant: the count and the page see the same dispatches.
+    return this.sql.read(() => {
+      const { total } = this.sql.get<{ total: number }>(`SELECT count(*) AS total FROM oneshots WHERE ${where}`, parameters)!;
+      const dispatches = this.sql.all<DispatchSummary>(`SELECT ${dispatchColumns} FROM oneshots WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`, parameters);
+      return { total, dispatches };
+    });
   }
 
   async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity): AsyncIterable<OneshotSummary> {
     // Only the listed columns: reading and parsing every payload would double the cost of a long list.
     const page = this.sql.statement(
-      `SELECT id, org_id, device_id, name, description, namespace FROM oneshots
-       WHERE org_id = ? AND state = 'outstanding' AND id > ? ORDER BY id LIMIT ?`,
+      `SELECT ${summaryColumns} FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND released_at IS NOT NULL AND id > ? ORDER BY id LIMIT ?`,
     );
     let after = afterId;
     let left = limit;
     while (left > 0) {
       const size = Math.min(this.pageSize, left);
-      const rows = page.all(orgId, after, size) as SummaryRow[];
-      for (const row of rows) yield toSummary(row);
+      const rows = page.all(orgId, after, size) as OneshotSummary[];
+      yield* rows;
       if (rows.length < size) return;
       after = rows[rows.length - 1]!.id;
       left -= rows.length;
@@ -198,13 +212,20 @@ export class SqlitePushStore implements PushStore {
   }
 
   async unpublishedEvents(limit: number): Promise<OutboxEntry[]> {
-    const rows = this.sql.statement('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?').all(limit) as Array<{ seq: number; event: string }>;
+    const rows = this.sql.all<{ seq: number; event: string }>('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?', limit);
     return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.event) as Envelope }));
   }
 
   async markPublished(seqs: number[]): Promise<void> {
     // Grouped with the writes of this turn: a commit of its own would cost as much as theirs.
     await this.sql.writeGrouped(() => this.sql.run('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))', JSON.stringify(seqs)));
+  }
+
+  async outboxBacklog(): Promise<OutboxBacklog> {
+    const row = this.sql.statement(
+      "SELECT count(*) AS count, (SELECT json_extract(event, '$.occurredAt') FROM outbox ORDER BY seq LIMIT 1) AS oldest FROM outbox",
+    ).get() as { count: number; oldest: string | null };
+    return { count: row.count, oldestOccurredAt: row.oldest };
   }
 
   async ping(): Promise<void> {
@@ -216,29 +237,55 @@ export class SqlitePushStore implements PushStore {
   }
 
   /**
-   * `apply` in a transaction (grouped with the other writes of this turn), recorded under
-   * `commandId`; or, when that id is recorded already, the first result again with nothing
-   * written. The transaction is IMMEDIATE:
-   * a duplicate in another process on the file waits for this one to commit, then finds
-   * the record, so the primary key never has to refuse one (it is there should it have to).
+   * `write` in a transaction (grouped with the other writes of this turn), recorded under
+   * `commandId`; or, when that id is recorded already, the first answer again with nothing
+   * written. The transaction is IMMEDIATE: a duplicate in another process on the file waits
+   * for this one to commit, then finds the record, so the primary key never has to refuse
+   * one (it is there should it have to).
    */
-  private once<T>(commandId: string, recorded: Recorded<T>, apply: () => T): Promise<T> {
-    return this.sql.writeGrouped(() => {
-      const applied = this.sql.get<{ oneshot_ids: string }>('SELECT oneshot_ids FROM applied_commands WHERE command_id = ?', commandId);
-      if (applied) return recorded.again(JSON.parse(applied.oneshot_ids) as number[]);
-      const result = apply();
-      this.sql.run(
-        'INSERT INTO applied_commands (command_id, oneshot_ids, applied_at) VALUES (?, ?, ?)',
-        commandId,
-        JSON.stringify(recorded.ids(result)),
-        this.commandWindow.now().toISOString(),
-      );
-      if (this.commandWindow.pruneDue()) this.forgetExpiredCommands();
-      return result;
+  private async once<T>(commandId: string, recorded: RecordedAnswer<T>, write: () => T): Promise<T> {
+    const outcome = await this.sql.writeGrouped((): WriteOutcome<T> => {
+      const appliedBefore = this.appliedIds(commandId);
+      if (appliedBefore) return { appliedBefore };
+      const answer = write();
+      this.recordCommand(commandId, recorded.ids(answer));
+      return { answer };
     });
+    return answerOf(outcome, recorded);
   }
 
-  private forgetExpiredCommands(): void {
+  /** The oneshot the command created: now, or by an earlier delivery (read again). */
+  private createdUnder(commandId: string, oneshot: NewOneshot, event: OneshotEventFactory): Oneshot {
+    const [appliedId] = this.appliedIds(commandId) ?? [];
+    if (appliedId !== undefined) return this.load(oneshot.orgId, appliedId) ?? throwMissing(appliedId);
+    const created = this.insertOneshot(oneshot, event);
+    this.recordCommand(commandId, [created.id]);
+    return created;
+  }
+
+  /** The ids a command applied already recorded, or null. */
+  private appliedIds(commandId: string): number[] | null {
+    const applied = this.sql.get<{ oneshot_ids: string }>('SELECT oneshot_ids FROM applied_commands WHERE command_id = ?', commandId);
+    return applied ? (JSON.parse(applied.oneshot_ids) as number[]) : null;
+  }
+
+  private insertOneshot(oneshot: NewOneshot, event: OneshotEventFactory): Oneshot {
+    const created: Oneshot = { id: nextSqliteId(this.db, 'oneshots'), ...oneshot };
+    this.sql.run(
+      `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace,
+         name, description, payload, state, created_at, updated_at, form_version, scheduled_at, released_at, location, address, geofence_radius)
+       VALUES (@id, @orgId, @deviceId, @deviceIdentifier, @formId, @templateNamespace, @namespace,
+         @name, @description, @payload, @state, @createdAt, @updatedAt, @formVersion, @scheduledAt, @releasedAt, @location, @address, @geofenceRadius)`,
+      { ...created, payload: JSON.stringify(created.payload) },
+    );
+    this.appendEvent(event(created));
+    return created;
+  }
+
+  private recordCommand(commandId: string, oneshotIds: number[]): void {
+    const appliedAt = this.commandWindow.now().toISOString();
+    this.sql.run('INSERT INTO applied_commands (command_id, oneshot_ids, applied_at) VALUES (?, ?, ?)', commandId, JSON.stringify(oneshotIds), appliedAt);
+    if (!this.commandWindow.pruneDue()) return;
     this.sql.run(
       `DELETE FROM applied_commands WHERE command_id IN
          (SELECT command_id FROM applied_commands WHERE applied_at < ? ORDER BY applied_at LIMIT ?)`,
@@ -247,59 +294,55 @@ export class SqlitePushStore implements PushStore {
     );
   }
 
-  private sameOneshot(orgId: number): Recorded<Oneshot> {
-    return { ids: (oneshot) => [oneshot.id], again: ([id]) => this.recordedOneshot(orgId, id) };
-  }
-
-  private sameOneshots(orgId: number): Recorded<Oneshot[]> {
-    return {
-      ids: (oneshots) => oneshots.map((oneshot) => oneshot.id),
-      again: (ids) => ids.map((id) => this.recordedOneshot(orgId, id)),
-    };
-  }
-
-  private sameSubmission(orgId: number): Recorded<Submission> {
-    return {
-      ids: (submission) => [submission.oneshotId],
-      again: ([id]) => {
-        const row = this.sql.get<SubmissionRow>('SELECT * FROM submissions WHERE org_id = ? AND oneshot_id = ?', orgId, id);
-        if (!row) throw recordedMissing(id);
-        return toSubmission(row);
-      },
-    };
-  }
-
-  private recordedOneshot(orgId: number, id: number | undefined): Oneshot {
-    const oneshot = id === undefined ? null : this.row(orgId, id);
-    if (!oneshot) throw recordedMissing(id);
-    return oneshot;
-  }
-
-  private row(orgId: number, id: number): Oneshot | null {
-    const row = this.sql.statement('SELECT * FROM oneshots WHERE org_id = ? AND id = ?').get(orgId, id) as OneshotRow | undefined;
+  private load(orgId: number, id: number): Oneshot | null {
+    const row = this.sql.get<Row<Oneshot, 'payload'>>(`SELECT ${oneshotColumns} FROM oneshots WHERE org_id = ? AND id = ?`, orgId, id);
     return row ? toOneshot(row) : null;
   }
 
-  private outstanding(orgId: number, deviceId: number, id: number): Oneshot {
-    const oneshot = this.row(orgId, id);
-    if (!oneshot || oneshot.deviceId !== deviceId || oneshot.state !== 'outstanding') throw notOutstanding(id);
-    return oneshot;
+  private loadSubmission(orgId: number, key: SubmissionKey): Submission | null {
+    const row =
+      'oneshotId' in key
+        ? this.sql.get<Row<Submission, 'answers'>>(`SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND oneshot_id = ?`, orgId, key.oneshotId)
+        : this.sql.get<Row<Submission, 'answers'>>(
+            `SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND device_id = ? AND client_submission_id = ?`,
+            orgId,
+            key.deviceId,
+            key.clientSubmissionId,
+          );
+    return row ? toSubmission(row) : null;
   }
 
-  private end(orgId: number, deviceId: number, id: number, state: 'revoked' | 'completed', event: OneshotEventFactory): Oneshot {
-    this.sql.statement('UPDATE oneshots SET state = ?, updated_at = ? WHERE org_id = ? AND id = ?').run(state, new Date().toISOString(), orgId, id);
-    const oneshot = this.row(orgId, id)!;
-    this.appendEvent(event(oneshot, this.outstandingCount(orgId, deviceId)));
-    return oneshot;
+  /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later). */
+  private loadOutstanding(orgId: number, deviceId: number, { releasedOnly }: { releasedOnly: boolean }): Oneshot[] {
+    const rows = this.sql.all<Row<Oneshot, 'payload'>>(
+      `SELECT ${oneshotColumns} FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'
+       ${releasedOnly ? 'AND released_at IS NOT NULL' : ''} ORDER BY id`,
+      orgId,
+      deviceId,
+    );
+    return rows.map(toOneshot);
   }
 
-  private outstandingCount(orgId: number, deviceId: number): number {
-    return this.sql.statement("SELECT COUNT(*) FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'")
-      .pluck()
-      .get(orgId, deviceId) as number;
+  /** The oneshots a transition returned, given those it was handed, each with its event. */
+  private save(loaded: Array<Oneshot | null>, changed: Oneshot[], event: OneshotEventFactory): void {
+    for (const { oneshot, changes } of oneshotWrites(loaded, changed)) {
+      this.sql.run(
+        `UPDATE oneshots SET name = @name, description = @description, payload = coalesce(@payload, payload), state = @state,
+           updated_at = @updatedAt, scheduled_at = @scheduledAt, released_at = @releasedAt, location = @location, address = @address,
+           geofence_radius = @geofenceRadius
+         WHERE org_id = @orgId AND id = @id`,
+        { ...changes, payload: changes.payload === undefined ? null : JSON.stringify(changes.payload), orgId: oneshot.orgId, id: oneshot.id },
+      );
+      this.appendEvent(event(oneshot));
+    }
   }
 
-  private appendEvent(event: Envelope): void {
-    this.sql.statement('INSERT INTO outbox (event) VALUES (?)').run(JSON.stringify(event));
+  private appendEvent(event: Envelope | null): void {
+    if (event === null) return;
+    this.sql.run('INSERT INTO outbox (event) VALUES (?)', JSON.stringify(event));
   }
+}
+
+function throwMissing(oneshotId: number): never {
+  throw recordedMissing('Oneshot', oneshotId);
 }

@@ -5,6 +5,7 @@ import type { PushDeps } from '../../src/handlers/deps';
 import { deviceSubmitOneshot } from '../../src/handlers/device-submit-oneshot';
 import { revokeAllOneshots } from '../../src/handlers/revoke-all-oneshots';
 import { revokeOneshot } from '../../src/handlers/revoke-oneshot';
+import { submitForm } from '../../src/handlers/submit-form';
 import { updateOneshot } from '../../src/handlers/update-oneshot';
 import { SqlitePushStore } from '../../src/store';
 
@@ -15,18 +16,21 @@ import { SqlitePushStore } from '../../src/store';
  */
 
 const orgId = 1;
-const device: ResolvedDevice = { id: 10, orgId, identifier: 'Android_van3', pendingApproval: false, pushToken: 'fcm-token' };
+const device: ResolvedDevice = { id: 10, orgId, identifier: 'Android_van3', owner: 'Ada', pendingApproval: false, pushToken: 'fcm-token', groupIds: [1] };
 const template: ResolvedForm = {
   id: 7,
   orgId,
   namespace: 'http://forms.example.com/inspection',
   name: 'Inspection',
+  version: '1.00',
+  groupId: 1,
   questions: [{ identifier: 'site', type: 'text' }],
 };
 
 const directory = {
   device: async () => device,
   form: async () => template,
+  formById: async () => template,
 } as unknown as DirectoryLookup;
 
 let store: SqlitePushStore;
@@ -101,5 +105,13 @@ it('device submission: the same answer, not 409', async () => {
   const first = await deviceSubmitOneshot(deps)(submit);
 
   expect(await deviceSubmitOneshot(deps)(submit)).toEqual(first);
-  expect(await outboxSize()).toBe(2);
+  expect(await outboxSize()).toBe(3); // created, completed, submission received
+});
+
+it('form submission: the same submission, one event', async () => {
+  const submit = command(pushCommands.submitForm, { deviceRef: String(device.id), formId: template.id, answers: { site: 'Done' } });
+  const first = await submitForm(deps)(submit);
+
+  expect(await submitForm(deps)(submit)).toEqual(first);
+  expect(await outboxSize()).toBe(1);
 });

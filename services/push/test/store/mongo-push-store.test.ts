@@ -1,11 +1,12 @@
 import { connectMongo } from '@formcast/storage';
-import { describeWithMongo, uniqueName } from '@formcast/testing';
+import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
 import { openPushStore, type PushStore } from '../../src/store';
 import { MongoPushStore } from '../../src/store/mongo-push-store';
 import { describePushStoreContract, type PushStoreTestOptions } from './push-store.contract';
+import { describeSubmissionStoreContract } from './submission-store.contract';
 
 describeWithMongo('MongoPushStore', (mongo) => {
-  const databases: string[] = [];
+  const freshDatabase = mongoTestDatabases(mongo, 'push_test');
   const databaseOf = new WeakMap<PushStore, string>();
 
   async function storeOn(dbName: string, options: PushStoreTestOptions & { autoIndex?: boolean } = {}) {
@@ -16,18 +17,62 @@ describeWithMongo('MongoPushStore', (mongo) => {
     return store;
   }
 
-  function freshDatabase(): string {
-    const dbName = uniqueName('push_test');
-    databases.push(dbName);
-    return dbName;
-  }
-
   describePushStoreContract('contract', (options) => storeOn(freshDatabase(), options), {
     reopen: async (store) => {
       const dbName = databaseOf.get(store);
       if (!dbName) throw new Error('not a store of this suite');
       return storeOn(dbName);
     },
+  });
+
+  describeSubmissionStoreContract('submissions', () => storeOn(freshDatabase()), {
+    reopen: async (store) => storeOn(databaseOf.get(store)!),
+  });
+
+  it('moves the submissions kept before submissions had ids, in the order of their oneshots, once', async () => {
+    const dbName = freshDatabase();
+    const admin = await connectMongo(mongo.url(), { dbName });
+    const oneshot = (id: number) => ({
+      _id: id,
+      orgId: 1,
+      deviceId: 10,
+      deviceIdentifier: 'Android_10',
+      formId: 7,
+      templateNamespace: 'http://forms.example.com/t',
+      namespace: 'http://forms.example.com/t?u',
+      name: 'Inspection for Acme',
+      description: '',
+      payload: {},
+      state: 'completed',
+      createdAt: new Date('2030-01-01T08:00:00.000Z'),
+      updatedAt: new Date('2030-01-01T09:00:00.000Z'),
+    });
+    const submittedAt = new Date('2030-01-01T09:00:00.000Z');
+    try {
+      type NumberedDoc = { _id: number; [field: string]: unknown };
+      await admin.db!.collection<NumberedDoc>('oneshots').insertMany([oneshot(2), oneshot(4)]);
+      await admin.db!.collection<NumberedDoc>('submissions').insertMany([
+        { _id: 4, orgId: 1, deviceId: 10, answers: { site: 'later' }, submittedAt },
+        { _id: 2, orgId: 1, deviceId: 10, answers: { site: 'first' }, submittedAt },
+      ]);
+      const [store, replica] = await Promise.all([storeOn(dbName), storeOn(dbName)]);
+      try {
+        const { submissions } = await store.listSubmissions(1, { formId: 7, offset: 0, limit: 10 });
+        await replica.listSubmissions(1, { formId: 7, offset: 0, limit: 10 });
+        expect(submissions.map((s) => [s.id, s.oneshotId, s.answers])).toEqual([
+          [1, 2, { site: 'first' }],
+          [2, 4, { site: 'later' }],
+        ]);
+        expect(submissions[0]).toMatchObject({ deviceIdentifier: 'Android_10', deviceOwner: '', formName: 'Inspection for Acme', formVersion: '' });
+        expect(await admin.collection('submissions').countDocuments()).toBe(0);
+        expect(await admin.collection('form_submissions').countDocuments()).toBe(2);
+      } finally {
+        await store.close();
+        await replica.close();
+      }
+    } finally {
+      await admin.close();
+    }
   });
 
   it('builds its indexes with syncIndexes when autoIndex is off', async () => {
@@ -38,6 +83,13 @@ describeWithMongo('MongoPushStore', (mongo) => {
       await store.syncIndexes();
       const keys = (await admin.collection('oneshots').indexes()).map((index) => Object.keys(index.key).join('+'));
       expect(keys).toEqual(expect.arrayContaining(['orgId+deviceId+state+_id', 'orgId+state+_id']));
+      // The Idempotency-Keys of the push database: one per organization and key, expiring.
+      expect(await admin.collection('idempotency_keys').indexes()).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ key: { orgId: 1, key: 1 }, unique: true }),
+          expect.objectContaining({ key: { expiresAt: 1 }, expireAfterSeconds: 0 }),
+        ]),
+      );
     } finally {
       await admin.close();
       await store.close();
@@ -51,15 +103,6 @@ describeWithMongo('MongoPushStore', (mongo) => {
       await expect(store.ping()).resolves.toBeUndefined();
     } finally {
       await store.close();
-    }
-  });
-
-  afterAll(async () => {
-    const admin = await connectMongo(mongo.url());
-    try {
-      for (const name of databases) await admin.useDb(name).dropDatabase();
-    } finally {
-      await admin.close();
     }
   });
 });

@@ -1,9 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { isAppError } from '@formcast/platform';
-import { pushEvents, type Envelope, type ErrorCode, type OneshotEventPayload, type PushEventType } from '@formcast/contracts';
+import { AppError, isAppError } from '@formcast/platform';
+import { pushEvents, submissionEvents, type Envelope, type ErrorCode, type OneshotEventPayload, type PushEventType } from '@formcast/contracts';
 import { oneshotEvent, type OneshotEventFactory } from '../../src/domain/oneshot-events';
-import type { Oneshot, OneshotSummary } from '../../src/domain/records';
-import type { CommandWindowOptions, NewOneshot, OutboxEntry, PushStore } from '../../src/store';
+import { submissionReceivedEvent } from '../../src/domain/submission-events';
+import { acceptedSubmission, type SubmissionLoaded } from '../../src/domain/submission-rules';
+import {
+  newOneshot as buildOneshot,
+  releasedOneshots,
+  revokedOneshot,
+  revokedOneshots,
+  updatedOneshot,
+  type OneshotChange,
+} from '../../src/domain/oneshot-lifecycle';
+import type { NewOneshot, Oneshot, OneshotRequest, OneshotSummary } from '../../src/domain/records';
+import type { CommandWindowOptions, OutboxEntry, PushStore } from '../../src/store';
 
 /** How the suite asks an adapter for a store; the adapter's defaults for what is absent. */
 export interface PushStoreTestOptions extends CommandWindowOptions {
@@ -58,15 +68,15 @@ export function describePushStoreContract(
 
     /** A factory built with `oneshotEvent`, remembering what the store handed it. */
     interface RecordingFactory extends OneshotEventFactory {
-      calls: Array<{ oneshot: Oneshot; outstandingCount: number }>;
+      calls: Oneshot[];
     }
 
     function events(type: PushEventType, requestId = `req-${type}`): RecordingFactory {
       const build = oneshotEvent(type, pushToken, requestId);
       const calls: RecordingFactory['calls'] = [];
-      const factory = (oneshot: Oneshot, outstandingCount: number) => {
-        calls.push({ oneshot: structuredClone(oneshot), outstandingCount });
-        return build(oneshot, outstandingCount);
+      const factory = (oneshot: Oneshot) => {
+        calls.push(structuredClone(oneshot));
+        return build(oneshot);
       };
       return Object.assign(factory, { calls });
     }
@@ -83,32 +93,84 @@ export function describePushStoreContract(
     /** Every transition is asked for by a command of its own, as the handlers do. */
     const nextCommandId = () => randomUUID();
 
+    const now = () => new Date().toISOString();
+
     let serial = 0;
-    function newOneshot(extra: Partial<NewOneshot> = {}): NewOneshot {
+    function newOneshot(extra: Partial<OneshotRequest> = {}): NewOneshot {
       serial += 1;
-      return {
-        orgId: orgA,
-        deviceId: deviceX,
-        deviceIdentifier: 'Android_van3',
-        formId: 7,
-        templateNamespace: 'http://forms.example.com/inspection',
-        namespace: `http://forms.example.com/inspection?uuid-${serial}`,
-        name: 'Inspection',
-        description: 'Weekly site inspection',
-        payload: { site: 'North yard', readings: [{ value: '1.5' }, { value: '2' }], notes: {} },
-        ...extra,
-      };
+      return buildOneshot(
+        {
+          orgId: orgA,
+          deviceId: deviceX,
+          deviceIdentifier: 'Android_van3',
+          formId: 7,
+          templateNamespace: 'http://forms.example.com/inspection',
+          namespace: `http://forms.example.com/inspection?uuid-${serial}`,
+          name: 'Inspection',
+          description: 'Weekly site inspection',
+          payload: { site: 'North yard', readings: [{ value: '1.5' }, { value: '2' }], notes: {} },
+          formVersion: '1.00',
+          scheduledAt: null,
+          location: null,
+          address: null,
+          geofenceRadius: null,
+          ...extra,
+        },
+        now(),
+      );
     }
 
-    function createOne(extra: Partial<NewOneshot> = {}): Promise<Oneshot> {
+    function createOne(extra: Partial<OneshotRequest> = {}): Promise<Oneshot> {
       return store.create(newOneshot(extra), created(), nextCommandId());
     }
 
-    async function createMany(count: number, extra: Partial<NewOneshot> = {}): Promise<Oneshot[]> {
+    async function createMany(count: number, extra: Partial<OneshotRequest> = {}): Promise<Oneshot[]> {
       const made: Oneshot[] = [];
       for (let i = 0; i < count; i += 1) made.push(await createOne(extra));
       return made;
     }
+
+    // The transitions as the handlers ask for them: the domain's decisions, run by the store.
+
+    function update(orgId: number, deviceId: number, oneshotId: number, change: OneshotChange, event: OneshotEventFactory, commandId: string) {
+      return store.change(orgId, oneshotId, (current) => updatedOneshot(current, { oneshotId, deviceId }, change, now()), event, commandId);
+    }
+
+    function revoke(orgId: number, deviceId: number, oneshotId: number, event: OneshotEventFactory, commandId: string, on = store) {
+      return on.change(orgId, oneshotId, (current) => revokedOneshot(current, { oneshotId, deviceId }, now()), event, commandId);
+    }
+
+    function revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string) {
+      return store.changeOutstanding(orgId, deviceId, (outstanding) => revokedOneshots(outstanding, deviceId, now()), event, commandId);
+    }
+
+    /** The device and form of the suite's submissions: form 7, which every fixture oneshot is a copy of. */
+    const submitter = (orgId: number, deviceId: number) => ({
+      device: { id: deviceId, orgId, identifier: 'Android_van3', owner: 'Ada', groupIds: [1] },
+      form: { id: 7, namespace: 'http://forms.example.com/inspection', name: 'Inspection', version: '1.00', groupId: 1 },
+    });
+
+    /** A submission completing the oneshot, as the handlers ask for it. */
+    function complete(
+      orgId: number,
+      deviceId: number,
+      oneshotId: number,
+      answers: Record<string, unknown>,
+      event: OneshotEventFactory,
+      commandId: string,
+      on = store,
+    ) {
+      const request = { ...submitter(orgId, deviceId), oneshotId, clientSubmissionId: null, answers };
+      return on.submit(
+        { orgId, deviceId, oneshotId, clientSubmissionId: null },
+        (loaded) => acceptedSubmission(loaded, request, now()),
+        { completed: event, received: submissionReceivedEvent('req-received') },
+        commandId,
+      );
+    }
+
+    /** The submission that completed the oneshot, if any. */
+    const submissionOf = (oneshotId: number, orgId = orgA, from = store) => from.findSubmission(orgId, { oneshotId });
 
     async function outbox(from: PushStore = store): Promise<OutboxEntry[]> {
       return from.unpublishedEvents(10_000);
@@ -167,8 +229,8 @@ export function describePushStoreContract(
       const completedOne = await createOne();
       const onDeviceY = await createOne({ deviceId: deviceY });
       const inOrgB = await createOne({ orgId: orgB });
-      await store.revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId());
-      await store.complete(orgA, deviceX, completedOne.id, { site: 'done' }, completed(), nextCommandId());
+      await revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId());
+      await complete(orgA, deviceX, completedOne.id, { site: 'done' }, completed(), nextCommandId());
       return { outstanding, revokedOne, completedOne, onDeviceY, inOrgB };
     }
 
@@ -201,7 +263,7 @@ export function describePushStoreContract(
         expect(new Set(ids(made)).size).toBe(made.length);
       });
 
-      it('writes exactly one event, the one the factory built, with the device outstanding count after it', async () => {
+      it('writes exactly one event, the one the factory built', async () => {
         const factory = created();
         const oneshot = await store.create(newOneshot(), factory, nextCommandId());
 
@@ -222,32 +284,9 @@ export function describePushStoreContract(
             name: oneshot.name,
             description: oneshot.description,
             namespace: oneshot.namespace,
-            outstandingCount: 1,
           },
         });
-        expect(factory.calls.at(-1)).toEqual({ oneshot, outstandingCount: 1 });
-      });
-
-      it('counts per device and per organization', async () => {
-        await createMany(2);
-        await createOne({ deviceId: deviceY });
-        await createOne({ orgId: orgB }); // same device id, another organization
-        await createOne();
-
-        expect((await outboxEvents()).map((event) => [event.orgId, payloadOf(event).deviceId, payloadOf(event).outstandingCount])).toEqual([
-          [orgA, deviceX, 1],
-          [orgA, deviceX, 2],
-          [orgA, deviceY, 1],
-          [orgB, deviceX, 1],
-          [orgA, deviceX, 3],
-        ]);
-      });
-
-      it('does not count ended oneshots', async () => {
-        await mixedStates();
-        await emptyOutbox();
-        await createOne();
-        expect(payloadOf((await outboxEvents())[0]).outstandingCount).toBe(2);
+        expect(factory.calls).toEqual([oneshot]);
       });
 
       it('writes nothing when the event cannot be built', async () => {
@@ -259,12 +298,117 @@ export function describePushStoreContract(
       });
     });
 
+    // createKeyed ------------------------------------------------------------------------
+
+    describe('createKeyed (an Idempotency-Key recorded with the create)', () => {
+      const t0 = new Date('2030-01-01T00:00:00.000Z');
+      const at = (ms: number) => new Date(t0.getTime() + ms);
+      const minute = 60_000;
+      const day = 24 * 60 * minute;
+      /** The answer a handler keeps: here, a view naming the oneshot. */
+      const answer = (oneshot: Oneshot) => ({ id: oneshot.id, name: oneshot.name });
+      const keyOf = (key: string, fingerprint = 'fp', now = t0, orgId = orgA) => ({ orgId, key, fingerprint, commandId: nextCommandId(), now, answer });
+
+      it('creates the oneshot and its event, and keeps the answer under the key', async () => {
+        const factory = created();
+        const outcome = await store.createKeyed(newOneshot(), factory, keyOf('k'));
+
+        if (!('created' in outcome)) throw new Error(`expected a create, got ${JSON.stringify(outcome)}`);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([outcome.created]);
+        expect(factory.calls).toEqual([outcome.created]);
+        expect(await outboxEvents()).toHaveLength(1);
+        await expect(store.keys.peek(orgA, 'k', 'fp', nextCommandId(), at(1000))).resolves.toEqual({
+          kind: 'replay',
+          reply: { ok: true, value: answer(outcome.created) },
+        });
+      });
+
+      it('creates nothing for the same request again: it finds the first answer', async () => {
+        const first = await store.createKeyed(newOneshot(), created(), keyOf('k'));
+        await emptyOutbox();
+        const factory = created();
+        const again = await store.createKeyed(newOneshot(), factory, keyOf('k', 'fp', at(1000)));
+
+        if (!('created' in first)) throw new Error('expected a create');
+        expect(again).toEqual({ found: { kind: 'replay', reply: { ok: true, value: answer(first.created) } } });
+        expect(factory.calls).toEqual([]);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([first.created]);
+        expect(await outbox()).toEqual([]);
+      });
+
+      it('creates nothing for the same command delivered again, also at the same moment', async () => {
+        const key = keyOf('k');
+        const outcomes = await Promise.all([1, 2].map(() => store.createKeyed(newOneshot(), created(), key)));
+        const again = await store.createKeyed(newOneshot(), created(), { ...key, now: at(1000) });
+
+        const made = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
+        expect(made).toHaveLength(1);
+        expect(again).toEqual({ found: { kind: 'replay', reply: { ok: true, value: answer(made[0]!) } } });
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual(made);
+        expect(await outboxEvents()).toHaveLength(1);
+      });
+
+      it('creates nothing for another request with the key: mismatch', async () => {
+        await store.createKeyed(newOneshot(), created(), keyOf('k', 'fp-first'));
+        await expect(store.createKeyed(newOneshot(), created(), keyOf('k', 'fp-other', at(10)))).resolves.toEqual({ found: { kind: 'mismatch' } });
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toHaveLength(1);
+        expect(await outboxEvents()).toHaveLength(1);
+      });
+
+      it('keeps keys apart per organization', async () => {
+        const ours = await store.createKeyed(newOneshot(), created(), keyOf('k'));
+        const theirs = await store.createKeyed(newOneshot({ orgId: orgB }), created(), keyOf('k', 'other fp', t0, orgB));
+        expect('created' in ours && 'created' in theirs).toBe(true);
+        expect(await store.listOutstandingForDevice(orgB, deviceX)).toHaveLength(1);
+      });
+
+      it('of creates with one key at once, makes one; the others find its answer', async () => {
+        const outcomes = await Promise.all([1, 2, 3, 4].map(() => store.createKeyed(newOneshot(), created(), keyOf('race'))));
+
+        const made = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
+        expect(made).toHaveLength(1);
+        const found = outcomes.filter((outcome) => 'found' in outcome);
+        expect(found).toEqual(Array(3).fill({ found: { kind: 'replay', reply: { ok: true, value: answer(made[0]!) } } }));
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual(made);
+        expect(await outboxEvents()).toHaveLength(1);
+      });
+
+      it('writes neither the oneshot nor the key when the create fails', async () => {
+        await expect(store.createKeyed(newOneshot(), failingFactory, keyOf('k'))).rejects.toThrow('the event could not be built');
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([]);
+        await expect(store.keys.peek(orgA, 'k', 'fp', nextCommandId(), at(10))).resolves.toEqual({ kind: 'new' });
+      });
+
+      it('takes a key 24 hours old as new', async () => {
+        await store.createKeyed(newOneshot(), created(), keyOf('k', 'fp-old'));
+        const renewed = await store.createKeyed(newOneshot(), created(), keyOf('k', 'fp-new', at(day)));
+        expect('created' in renewed).toBe(true);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toHaveLength(2);
+      });
+
+      it("takes over a claim its process left, under the claim's command id: a create that command made is not made again", async () => {
+        const firstCommand = nextCommandId();
+        await store.keys.claim(orgA, 'k', 'fp', firstCommand, t0);
+        const madeBeforeTheCrash = await store.create(newOneshot(), created(), firstCommand);
+
+        await expect(store.createKeyed(newOneshot(), created(), keyOf('k', 'fp', at(minute - 1)))).resolves.toEqual({ found: { kind: 'running' } });
+        const outcome = await store.createKeyed(newOneshot(), created(), keyOf('k', 'fp', at(minute)));
+
+        expect(outcome).toEqual({ created: madeBeforeTheCrash });
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([madeBeforeTheCrash]);
+        await expect(store.keys.peek(orgA, 'k', 'fp', nextCommandId(), at(2 * minute))).resolves.toEqual({
+          kind: 'replay',
+          reply: { ok: true, value: answer(madeBeforeTheCrash) },
+        });
+      });
+    });
+
     // update -----------------------------------------------------------------------------
 
     describe('update', () => {
       it('replaces the payload, name and description, keeping the rest', async () => {
         const before = await createOne();
-        const after = await store.update(
+        const after = await update(
           orgA,
           deviceX,
           before.id,
@@ -287,9 +431,9 @@ export function describePushStoreContract(
 
       it('keeps the name and description when they are omitted or undefined', async () => {
         const before = await createOne();
-        await store.update(orgA, deviceX, before.id, { payload: { site: 'A' }, name: 'Renamed' }, updated(), nextCommandId());
-        await store.update(orgA, deviceX, before.id, { payload: { site: 'B' }, description: 'Described' }, updated(), nextCommandId());
-        const after = await store.update(
+        await update(orgA, deviceX, before.id, { payload: { site: 'A' }, name: 'Renamed' }, updated(), nextCommandId());
+        await update(orgA, deviceX, before.id, { payload: { site: 'B' }, description: 'Described' }, updated(), nextCommandId());
+        const after = await update(
           orgA,
           deviceX,
           before.id,
@@ -303,25 +447,25 @@ export function describePushStoreContract(
 
       it('accepts an empty name or description as a value', async () => {
         const before = await createOne();
-        const after = await store.update(orgA, deviceX, before.id, { payload: { site: 'A' }, description: '' }, updated(), nextCommandId());
+        const after = await update(orgA, deviceX, before.id, { payload: { site: 'A' }, description: '' }, updated(), nextCommandId());
         expect(after.description).toBe('');
         expect(await store.get(orgA, before.id)).toEqual(after);
       });
 
-      it('writes one updated event with the unchanged outstanding count', async () => {
+      it('writes one updated event, of the oneshot as updated', async () => {
         const [first] = await createMany(2);
         await emptyOutbox();
         const factory = updated();
-        const after = await store.update(orgA, deviceX, first!.id, { payload: { site: 'A' }, name: 'New name' }, factory, nextCommandId());
+        const after = await update(orgA, deviceX, first!.id, { payload: { site: 'A' }, name: 'New name' }, factory, nextCommandId());
 
         const written = await outboxEvents();
         expect(written).toHaveLength(1);
         expect(written[0]).toMatchObject({
           type: pushEvents.oneshotUpdated,
           orgId: orgA,
-          payload: { oneshotId: first!.id, name: 'New name', outstandingCount: 2 },
+          payload: { oneshotId: first!.id, name: 'New name' },
         });
-        expect(factory.calls.at(-1)).toEqual({ oneshot: after, outstandingCount: 2 });
+        expect(factory.calls).toEqual([after]);
       });
 
       it('answers not_found for a oneshot that is not outstanding on that device, changing nothing', async () => {
@@ -330,13 +474,13 @@ export function describePushStoreContract(
         const ended = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
         const change = { payload: { site: 'changed' }, name: 'changed', description: 'changed' };
 
-        await expectAppError(store.update(orgA, deviceX, unknownId, change, updated(), nextCommandId()), 'not_found');
-        await expectAppError(store.update(orgB, deviceX, outstanding.id, change, updated(), nextCommandId()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, inOrgB.id, change, updated(), nextCommandId()), 'not_found');
-        await expectAppError(store.update(orgA, deviceY, outstanding.id, change, updated(), nextCommandId()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, onDeviceY.id, change, updated(), nextCommandId()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, revokedOne.id, change, updated(), nextCommandId()), 'not_found');
-        await expectAppError(store.update(orgA, deviceX, completedOne.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgA, deviceX, unknownId, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgB, deviceX, outstanding.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgA, deviceX, inOrgB.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgA, deviceY, outstanding.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgA, deviceX, onDeviceY.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgA, deviceX, revokedOne.id, change, updated(), nextCommandId()), 'not_found');
+        await expectAppError(update(orgA, deviceX, completedOne.id, change, updated(), nextCommandId()), 'not_found');
 
         expect(await snapshot()).toEqual(before);
         expect([await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)]).toEqual(ended);
@@ -347,7 +491,7 @@ export function describePushStoreContract(
         const before = await createOne();
         await emptyOutbox();
         await expect(
-          store.update(orgA, deviceX, before.id, { payload: { site: 'changed' }, name: 'changed' }, failingFactory, nextCommandId()),
+          update(orgA, deviceX, before.id, { payload: { site: 'changed' }, name: 'changed' }, failingFactory, nextCommandId()),
         ).rejects.toThrow('the event could not be built');
         expect(await store.get(orgA, before.id)).toEqual(before);
         expect(await outbox()).toEqual([]);
@@ -359,28 +503,28 @@ export function describePushStoreContract(
     describe('revoke', () => {
       it('ends the oneshot as revoked, gone from the listings but still readable', async () => {
         const [first, second] = await createMany(2);
-        const after = await store.revoke(orgA, deviceX, first!.id, revoked(), nextCommandId());
+        const after = await revoke(orgA, deviceX, first!.id, revoked(), nextCommandId());
 
         expect(after).toEqual({ ...first, state: 'revoked', updatedAt: isoTimestamp });
         expect(await store.get(orgA, first!.id)).toEqual(after);
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([second]);
         expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries([second!]));
-        expect(await store.getSubmission(orgA, first!.id)).toBeNull();
+        expect(await submissionOf(first!.id, orgA)).toBeNull();
       });
 
-      it('writes one revoked event with the count decremented', async () => {
+      it('writes one revoked event, of the oneshot as revoked', async () => {
         const [first] = await createMany(3);
         await emptyOutbox();
         const factory = revoked();
-        const after = await store.revoke(orgA, deviceX, first!.id, factory, nextCommandId());
+        const after = await revoke(orgA, deviceX, first!.id, factory, nextCommandId());
 
         const written = await outboxEvents();
         expect(written).toHaveLength(1);
         expect(written[0]).toMatchObject({
           type: pushEvents.oneshotRevoked,
-          payload: { oneshotId: first!.id, deviceId: deviceX, outstandingCount: 2 },
+          payload: { oneshotId: first!.id, deviceId: deviceX },
         });
-        expect(factory.calls.at(-1)).toEqual({ oneshot: after, outstandingCount: 2 });
+        expect(factory.calls).toEqual([after]);
       });
 
       it('answers not_found for a oneshot that is not outstanding on that device, changing nothing', async () => {
@@ -388,23 +532,27 @@ export function describePushStoreContract(
         const before = await snapshot();
         const ended = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
 
-        await expectAppError(store.revoke(orgA, deviceX, unknownId, revoked(), nextCommandId()), 'not_found');
-        await expectAppError(store.revoke(orgB, deviceX, outstanding.id, revoked(), nextCommandId()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, inOrgB.id, revoked(), nextCommandId()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceY, outstanding.id, revoked(), nextCommandId()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, onDeviceY.id, revoked(), nextCommandId()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId()), 'not_found');
-        await expectAppError(store.revoke(orgA, deviceX, completedOne.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceX, unknownId, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgB, deviceX, outstanding.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceX, inOrgB.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceY, outstanding.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceX, onDeviceY.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceX, completedOne.id, revoked(), nextCommandId()), 'not_found');
 
         expect(await snapshot()).toEqual(before);
         expect([await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)]).toEqual(ended);
-        expect(await store.getSubmission(orgA, completedOne.id)).not.toBeNull();
+        const submission = await submissionOf(completedOne.id, orgA);
+        expect(submission).not.toBeNull();
+        expect(await store.getSubmission(orgA, submission!.id)).toEqual(submission);
+        expect(await store.getSubmission(orgB, submission!.id)).toBeNull();
+        expect(await store.getSubmission(orgA, unknownId)).toBeNull();
       });
 
       it('changes nothing when the event cannot be built', async () => {
         const before = await createOne();
         await emptyOutbox();
-        await expect(store.revoke(orgA, deviceX, before.id, failingFactory, nextCommandId())).rejects.toThrow(
+        await expect(revoke(orgA, deviceX, before.id, failingFactory, nextCommandId())).rejects.toThrow(
           'the event could not be built',
         );
         expect(await store.get(orgA, before.id)).toEqual(before);
@@ -421,7 +569,7 @@ export function describePushStoreContract(
         const more = await createMany(2);
         const endedBefore = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
 
-        const result = await store.revokeAll(orgA, deviceX, revoked(), nextCommandId());
+        const result = await revokeAll(orgA, deviceX, revoked(), nextCommandId());
 
         const expected = [outstanding, ...more].map((oneshot) => ({ ...oneshot, state: 'revoked', updatedAt: isoTimestamp }));
         expect(result).toEqual(expected);
@@ -432,32 +580,32 @@ export function describePushStoreContract(
         expect(await store.listOutstandingForDevice(orgB, deviceX)).toEqual([inOrgB]);
       });
 
-      it('writes one revoked event per oneshot, oldest first, with the count going down to zero', async () => {
+      it('writes one revoked event per oneshot, oldest first', async () => {
         const made = await createMany(3);
         await createOne({ deviceId: deviceY });
         await emptyOutbox();
         const factory = revoked();
 
-        const result = await store.revokeAll(orgA, deviceX, factory, nextCommandId());
+        const result = await revokeAll(orgA, deviceX, factory, nextCommandId());
 
         const written = await outboxEvents();
-        expect(written.map((event) => [event.type, payloadOf(event).oneshotId, payloadOf(event).outstandingCount])).toEqual([
-          [pushEvents.oneshotRevoked, made[0]!.id, 2],
-          [pushEvents.oneshotRevoked, made[1]!.id, 1],
-          [pushEvents.oneshotRevoked, made[2]!.id, 0],
+        expect(written.map((event) => [event.type, payloadOf(event).oneshotId])).toEqual([
+          [pushEvents.oneshotRevoked, made[0]!.id],
+          [pushEvents.oneshotRevoked, made[1]!.id],
+          [pushEvents.oneshotRevoked, made[2]!.id],
         ]);
-        expect(factory.calls.slice(-3)).toEqual(result.map((oneshot, i) => ({ oneshot, outstandingCount: 2 - i })));
+        expect(factory.calls).toEqual(result);
       });
 
       it('answers an empty list and writes nothing when the device has none outstanding', async () => {
         await mixedStates();
         await emptyOutbox();
         const before = await snapshot();
-        expect(await store.revokeAll(orgA, deviceX + 100, revoked(), nextCommandId())).toEqual([]);
-        expect(await store.revokeAll(orgB, deviceY, revoked(), nextCommandId())).toEqual([]);
-        await store.revokeAll(orgA, deviceX, revoked(), nextCommandId());
+        expect(await revokeAll(orgA, deviceX + 100, revoked(), nextCommandId())).toEqual([]);
+        expect(await revokeAll(orgB, deviceY, revoked(), nextCommandId())).toEqual([]);
+        await revokeAll(orgA, deviceX, revoked(), nextCommandId());
         await emptyOutbox();
-        expect(await store.revokeAll(orgA, deviceX, revoked(), nextCommandId())).toEqual([]);
+        expect(await revokeAll(orgA, deviceX, revoked(), nextCommandId())).toEqual([]);
         expect(await outbox()).toEqual([]);
         expect(await store.listOutstandingForDevice(orgA, deviceY)).toEqual(before.deviceY);
       });
@@ -466,12 +614,12 @@ export function describePushStoreContract(
         const made = await createMany(3);
         await emptyOutbox();
         let calls = 0;
-        const failsOnSecond: OneshotEventFactory = (oneshot, count) => {
+        const failsOnSecond: OneshotEventFactory = (oneshot) => {
           calls += 1;
           if (calls === 2) throw new Error('the event could not be built');
-          return revoked()(oneshot, count);
+          return revoked()(oneshot);
         };
-        await expect(store.revokeAll(orgA, deviceX, failsOnSecond, nextCommandId())).rejects.toThrow('the event could not be built');
+        await expect(revokeAll(orgA, deviceX, failsOnSecond, nextCommandId())).rejects.toThrow('the event could not be built');
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual(made);
         expect(await outbox()).toEqual([]);
       });
@@ -484,45 +632,62 @@ export function describePushStoreContract(
 
       it('ends the oneshot as completed and keeps the submission', async () => {
         const [first, second] = await createMany(2);
-        const submission = await store.complete(orgA, deviceX, first!.id, answers, completed(), nextCommandId());
+        const submission = await complete(orgA, deviceX, first!.id, answers, completed(), nextCommandId());
 
-        expect(submission).toEqual({ oneshotId: first!.id, orgId: orgA, deviceId: deviceX, answers, submittedAt: isoTimestamp });
-        expect(await store.getSubmission(orgA, first!.id)).toEqual(submission);
+        expect(submission).toEqual({
+          id: expect.any(Number),
+          orgId: orgA,
+          deviceId: deviceX,
+          deviceIdentifier: 'Android_van3',
+          deviceOwner: 'Ada',
+          formId: 7,
+          formNamespace: 'http://forms.example.com/inspection',
+          formName: 'Inspection',
+          formVersion: '1.00',
+          oneshotId: first!.id,
+          clientSubmissionId: null,
+          answers,
+          submittedAt: isoTimestamp,
+          receivedAt: isoTimestamp,
+        });
+        expect(await submissionOf(first!.id, orgA)).toEqual(submission);
+        expect(await store.getSubmission(orgA, submission.id)).toEqual(submission);
         expect(await store.get(orgA, first!.id)).toEqual({ ...first, state: 'completed', updatedAt: isoTimestamp });
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([second]);
         expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries([second!]));
       });
 
-      it('writes one completed event with the count decremented', async () => {
+      it('writes the completed event, of the oneshot as completed, then the submission’s', async () => {
         const [first] = await createMany(2);
         await emptyOutbox();
         const factory = completed();
-        await store.complete(orgA, deviceX, first!.id, answers, factory, nextCommandId());
+        const submission = await complete(orgA, deviceX, first!.id, answers, factory, nextCommandId());
 
         const written = await outboxEvents();
-        expect(written).toHaveLength(1);
+        expect(written).toHaveLength(2);
         expect(written[0]).toMatchObject({
           type: pushEvents.oneshotCompleted,
-          payload: { oneshotId: first!.id, outstandingCount: 1 },
+          payload: { oneshotId: first!.id },
         });
-        expect(factory.calls.at(-1)).toEqual({
-          oneshot: { ...first, state: 'completed', updatedAt: isoTimestamp },
-          outstandingCount: 1,
+        expect(written[1]).toMatchObject({
+          type: submissionEvents.submissionReceived,
+          payload: { submissionId: submission.id, oneshotId: first!.id, answers },
         });
+        expect(factory.calls).toEqual([{ ...first, state: 'completed', updatedAt: isoTimestamp }]);
       });
 
       it('answers conflict for a oneshot of this device that already ended, keeping the first submission', async () => {
         const { revokedOne, completedOne } = await mixedStates();
         const before = await snapshot();
-        const firstSubmission = await store.getSubmission(orgA, completedOne.id);
+        const firstSubmission = await submissionOf(completedOne.id, orgA);
         const ended = [await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)];
 
-        await expectAppError(store.complete(orgA, deviceX, revokedOne.id, answers, completed(), nextCommandId()), 'conflict');
-        await expectAppError(store.complete(orgA, deviceX, completedOne.id, answers, completed(), nextCommandId()), 'conflict');
+        await expectAppError(complete(orgA, deviceX, revokedOne.id, answers, completed(), nextCommandId()), 'conflict');
+        await expectAppError(complete(orgA, deviceX, completedOne.id, answers, completed(), nextCommandId()), 'conflict');
 
         expect(await snapshot()).toEqual(before);
-        expect(await store.getSubmission(orgA, completedOne.id)).toEqual(firstSubmission);
-        expect(await store.getSubmission(orgA, revokedOne.id)).toBeNull();
+        expect(await submissionOf(completedOne.id, orgA)).toEqual(firstSubmission);
+        expect(await submissionOf(revokedOne.id, orgA)).toBeNull();
         expect([await store.get(orgA, revokedOne.id), await store.get(orgA, completedOne.id)]).toEqual(ended);
       });
 
@@ -530,30 +695,143 @@ export function describePushStoreContract(
         const { outstanding, completedOne, onDeviceY, inOrgB } = await mixedStates();
         const before = await snapshot();
 
-        await expectAppError(store.complete(orgA, deviceX, unknownId, answers, completed(), nextCommandId()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceX, onDeviceY.id, answers, completed(), nextCommandId()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceY, outstanding.id, answers, completed(), nextCommandId()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceY, completedOne.id, answers, completed(), nextCommandId()), 'not_found');
-        await expectAppError(store.complete(orgA, deviceX, inOrgB.id, answers, completed(), nextCommandId()), 'not_found');
-        await expectAppError(store.complete(orgB, deviceX, outstanding.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(complete(orgA, deviceX, unknownId, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(complete(orgA, deviceX, onDeviceY.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(complete(orgA, deviceY, outstanding.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(complete(orgA, deviceY, completedOne.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(complete(orgA, deviceX, inOrgB.id, answers, completed(), nextCommandId()), 'not_found');
+        await expectAppError(complete(orgB, deviceX, outstanding.id, answers, completed(), nextCommandId()), 'not_found');
 
         expect(await snapshot()).toEqual(before);
-        for (const oneshot of [outstanding, onDeviceY]) expect(await store.getSubmission(orgA, oneshot.id)).toBeNull();
-        expect(await store.getSubmission(orgB, inOrgB.id)).toBeNull();
+        for (const oneshot of [outstanding, onDeviceY]) expect(await submissionOf(oneshot.id, orgA)).toBeNull();
+        expect(await submissionOf(inOrgB.id, orgB)).toBeNull();
       });
 
       it('keeps no submission when the event cannot be built', async () => {
         const before = await createOne();
         await emptyOutbox();
-        await expect(store.complete(orgA, deviceX, before.id, answers, failingFactory, nextCommandId())).rejects.toThrow(
+        await expect(complete(orgA, deviceX, before.id, answers, failingFactory, nextCommandId())).rejects.toThrow(
           'the event could not be built',
         );
         expect(await store.get(orgA, before.id)).toEqual(before);
-        expect(await store.getSubmission(orgA, before.id)).toBeNull();
+        expect(await submissionOf(before.id, orgA)).toBeNull();
         expect(await outbox()).toEqual([]);
         // and it can still be completed
-        await store.complete(orgA, deviceX, before.id, answers, completed(), nextCommandId());
-        expect(await store.getSubmission(orgA, before.id)).toMatchObject({ answers });
+        await complete(orgA, deviceX, before.id, answers, completed(), nextCommandId());
+        expect(await submissionOf(before.id, orgA)).toMatchObject({ answers });
+      });
+    });
+
+    // The transition handed to a write -------------------------------------------------
+
+    describe('the transition handed to a write', () => {
+      /** A transition that records what it was handed and refuses it. */
+      function refusing() {
+        const handed: Array<Oneshot | null> = [];
+        const transition = (current: Oneshot | null): never => {
+          handed.push(current);
+          throw new AppError('not_found', 'refused by the transition');
+        };
+        return { handed, transition };
+      }
+
+      it("change: is handed the oneshot as stored, in any state, or null when unknown or another organization's", async () => {
+        const { outstanding, completedOne, inOrgB } = await mixedStates();
+        const { handed, transition } = refusing();
+        const asked: Array<[number, number]> = [
+          [orgA, outstanding.id],
+          [orgA, completedOne.id],
+          [orgA, unknownId],
+          [orgA, inOrgB.id],
+          [orgB, outstanding.id],
+        ];
+        for (const [orgId, id] of asked) await expectAppError(store.change(orgId, id, transition, updated(), nextCommandId()), 'not_found');
+
+        expect(handed).toEqual([outstanding, await store.get(orgA, completedOne.id), null, null, null]);
+      });
+
+      it('submit: is handed the oneshot named as stored, or null', async () => {
+        const { completedOne, inOrgB } = await mixedStates();
+        const handed: SubmissionLoaded[] = [];
+        const transition = (loaded: SubmissionLoaded): never => {
+          handed.push(loaded);
+          throw new AppError('not_found', 'refused by the transition');
+        };
+        const events = { completed: completed(), received: submissionReceivedEvent('req') };
+        const keys = { orgId: orgA, deviceId: deviceX, clientSubmissionId: null };
+        await expectAppError(store.submit({ ...keys, oneshotId: completedOne.id }, transition, events, nextCommandId()), 'not_found');
+        await expectAppError(store.submit({ ...keys, oneshotId: inOrgB.id }, transition, events, nextCommandId()), 'not_found');
+
+        expect(handed).toEqual([
+          { oneshot: await store.get(orgA, completedOne.id), earlier: null },
+          { oneshot: null, earlier: null },
+        ]);
+      });
+
+      it("changeOutstanding: is handed the device's outstanding oneshots in its organization, ascending by id, and saves those it returns", async () => {
+        const { outstanding } = await mixedStates();
+        const more = await createMany(2);
+        await emptyOutbox();
+        let handed: Oneshot[] = [];
+        const factory = updated();
+        const result = await store.changeOutstanding(
+          orgA,
+          deviceX,
+          (list) => {
+            handed = list;
+            return list.slice(1).map((oneshot) => ({ ...oneshot, name: `${oneshot.name} (renamed)`, updatedAt: now() }));
+          },
+          factory,
+          nextCommandId(),
+        );
+
+        expect(handed).toEqual([outstanding, ...more]);
+        expect(result).toEqual(more.map((oneshot) => ({ ...oneshot, name: `${oneshot.name} (renamed)`, updatedAt: isoTimestamp })));
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([outstanding, ...result]);
+        expect(factory.calls).toEqual(result);
+        expect((await outboxEvents()).map((event) => payloadOf(event).oneshotId)).toEqual(ids(more));
+      });
+
+      it('change: saves what the transition returns, keeping the payload it did not replace', async () => {
+        const before = await createOne();
+        const renamed = await store.change(orgA, before.id, (current) => ({ ...current!, name: 'Renamed', updatedAt: now() }), updated(), nextCommandId());
+
+        expect(renamed).toEqual({ ...before, name: 'Renamed', updatedAt: isoTimestamp });
+        expect(await store.get(orgA, before.id)).toEqual(renamed);
+      });
+
+      it('refuses a transition that changes what only create writes, or returns a oneshot it was not handed, saving nothing', async () => {
+        const [before, other] = await createMany(2);
+        await emptyOutbox();
+
+        await expect(
+          store.change(orgA, before!.id, (current) => ({ ...current!, deviceId: deviceY }), updated(), nextCommandId()),
+        ).rejects.toThrow('which only create writes');
+        await expect(store.change(orgA, before!.id, () => ({ ...other!, name: 'x' }), updated(), nextCommandId())).rejects.toThrow(
+          'was not loaded',
+        );
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([before, other]);
+        expect(await outbox()).toEqual([]);
+      });
+
+      it('is not run again for a command already applied', async () => {
+        const oneshot = await createOne();
+        const commandId = nextCommandId();
+        const first = await revoke(orgA, deviceX, oneshot.id, revoked(), commandId);
+        let runs = 0;
+        const again = await store.change(
+          orgA,
+          oneshot.id,
+          (current) => {
+            runs += 1;
+            return current!;
+          },
+          revoked(),
+          commandId,
+        );
+
+        expect(again).toEqual(first);
+        expect(runs).toBe(0);
       });
     });
 
@@ -584,7 +862,7 @@ export function describePushStoreContract(
 
         expect(second.id).not.toBe(first.id);
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([first, second]);
-        expect((await outboxEvents()).map((event) => payloadOf(event).outstandingCount)).toEqual([1, 2]);
+        expect((await outboxEvents()).map((event) => payloadOf(event).oneshotId)).toEqual([first.id, second.id]);
       });
 
       it('update: returns the same oneshot without changing it again or writing a second event', async () => {
@@ -592,10 +870,10 @@ export function describePushStoreContract(
         await emptyOutbox();
         const commandId = nextCommandId();
         const change = { payload: { site: 'South yard' }, name: 'Re-inspection' };
-        const first = await store.update(orgA, deviceX, before.id, change, updated(), commandId);
+        const first = await update(orgA, deviceX, before.id, change, updated(), commandId);
         const factory = updated();
 
-        expect(await store.update(orgA, deviceX, before.id, change, factory, commandId)).toEqual(first);
+        expect(await update(orgA, deviceX, before.id, change, factory, commandId)).toEqual(first);
         expect(factory.calls).toEqual([]);
         expect(await store.get(orgA, before.id)).toEqual(first);
         expect(await outboxEvents()).toHaveLength(1);
@@ -605,25 +883,25 @@ export function describePushStoreContract(
         const [first, second] = await createMany(2);
         await emptyOutbox();
         const commandId = nextCommandId();
-        const revokedFirst = await store.revoke(orgA, deviceX, first!.id, revoked(), commandId);
+        const revokedFirst = await revoke(orgA, deviceX, first!.id, revoked(), commandId);
 
-        expect(await store.revoke(orgA, deviceX, first!.id, revoked(), commandId)).toEqual(revokedFirst);
+        expect(await revoke(orgA, deviceX, first!.id, revoked(), commandId)).toEqual(revokedFirst);
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([second]);
-        expect((await outboxEvents()).map((event) => [event.type, payloadOf(event).outstandingCount])).toEqual([
-          [pushEvents.oneshotRevoked, 1],
+        expect((await outboxEvents()).map((event) => [event.type, payloadOf(event).oneshotId])).toEqual([
+          [pushEvents.oneshotRevoked, first!.id],
         ]);
         // Another command revoking it is refused as before.
-        await expectAppError(store.revoke(orgA, deviceX, first!.id, revoked(), nextCommandId()), 'not_found');
+        await expectAppError(revoke(orgA, deviceX, first!.id, revoked(), nextCommandId()), 'not_found');
       });
 
       it('revokeAll: returns the oneshots it revoked the first time, leaving one created since outstanding', async () => {
         const made = await createMany(2);
         await emptyOutbox();
         const commandId = nextCommandId();
-        const first = await store.revokeAll(orgA, deviceX, revoked(), commandId);
+        const first = await revokeAll(orgA, deviceX, revoked(), commandId);
         const createdSince = await createOne();
 
-        expect(await store.revokeAll(orgA, deviceX, revoked(), commandId)).toEqual(first);
+        expect(await revokeAll(orgA, deviceX, revoked(), commandId)).toEqual(first);
         expect(ids(first)).toEqual(ids(made));
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([createdSince]);
         expect((await outboxEvents()).map((event) => event.type)).toEqual([
@@ -635,24 +913,24 @@ export function describePushStoreContract(
 
       it('revokeAll: revoking none is an answer too, repeated as none', async () => {
         const commandId = nextCommandId();
-        expect(await store.revokeAll(orgA, deviceX, revoked(), commandId)).toEqual([]);
+        expect(await revokeAll(orgA, deviceX, revoked(), commandId)).toEqual([]);
         const createdSince = await createOne();
 
-        expect(await store.revokeAll(orgA, deviceX, revoked(), commandId)).toEqual([]);
+        expect(await revokeAll(orgA, deviceX, revoked(), commandId)).toEqual([]);
         expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([createdSince]);
       });
 
-      it('complete: returns the same submission, not conflict, keeping the first answers and one event', async () => {
+      it('complete: returns the same submission, not conflict, keeping the first answers and its events', async () => {
         const oneshot = await createOne();
         await emptyOutbox();
         const commandId = nextCommandId();
-        const first = await store.complete(orgA, deviceX, oneshot.id, { site: 'first' }, completed(), commandId);
+        const first = await complete(orgA, deviceX, oneshot.id, { site: 'first' }, completed(), commandId);
 
-        expect(await store.complete(orgA, deviceX, oneshot.id, { site: 'first' }, completed(), commandId)).toEqual(first);
-        expect(await store.getSubmission(orgA, oneshot.id)).toEqual(first);
-        expect(await outboxEvents()).toHaveLength(1);
+        expect(await complete(orgA, deviceX, oneshot.id, { site: 'first' }, completed(), commandId)).toEqual(first);
+        expect(await submissionOf(oneshot.id, orgA)).toEqual(first);
+        expect((await outboxEvents()).map((event) => event.type)).toEqual([pushEvents.oneshotCompleted, submissionEvents.submissionReceived]);
         // Another command submitting it conflicts as before.
-        await expectAppError(store.complete(orgA, deviceX, oneshot.id, { site: 'second' }, completed(), nextCommandId()), 'conflict');
+        await expectAppError(complete(orgA, deviceX, oneshot.id, { site: 'second' }, completed(), nextCommandId()), 'conflict');
       });
 
       it('a command that failed is not recorded: delivered again, it is applied', async () => {
@@ -713,15 +991,15 @@ export function describePushStoreContract(
 
     // Reads ------------------------------------------------------------------------------
 
-    describe('get and getSubmission', () => {
-      it("answer null for an unknown oneshot or another organization's", async () => {
+    describe('get, getSubmission and findSubmission', () => {
+      it("answer null for an unknown oneshot or submission, or another organization's", async () => {
         const { completedOne, inOrgB } = await mixedStates();
         expect(await store.get(orgA, unknownId)).toBeNull();
         expect(await store.get(orgA, inOrgB.id)).toBeNull();
         expect(await store.get(orgB, completedOne.id)).toBeNull();
-        expect(await store.getSubmission(orgA, unknownId)).toBeNull();
-        expect(await store.getSubmission(orgB, completedOne.id)).toBeNull();
-        expect(await store.getSubmission(orgA, completedOne.id)).not.toBeNull();
+        expect(await submissionOf(unknownId, orgA)).toBeNull();
+        expect(await submissionOf(completedOne.id, orgB)).toBeNull();
+        expect(await submissionOf(completedOne.id, orgA)).not.toBeNull();
       });
 
       it('answer any state', async () => {
@@ -767,8 +1045,8 @@ export function describePushStoreContract(
           await createOne({ orgId: orgB }); // interleaved ids of another organization
         }
         const ended = await createMany(2);
-        await store.revoke(orgA, deviceX, ended[0]!.id, revoked(), nextCommandId());
-        await store.complete(orgA, deviceX, ended[1]!.id, {}, completed(), nextCommandId());
+        await revoke(orgA, deviceX, ended[0]!.id, revoked(), nextCommandId());
+        await complete(orgA, deviceX, ended[1]!.id, {}, completed(), nextCommandId());
 
         expect(await collect(store.streamOutstandingForOrganization(orgA))).toEqual(summaries(made));
       });
@@ -784,7 +1062,7 @@ export function describePushStoreContract(
           if (seen.length === 3 && !changed) {
             changed = true;
             // Whole list not held: a change after the first page shows in the later ones.
-            await store.revoke(orgA, deviceX, made[4]!.id, revoked(), nextCommandId());
+            await revoke(orgA, deviceX, made[4]!.id, revoked(), nextCommandId());
             late = await createOne();
           }
         }
@@ -821,9 +1099,9 @@ export function describePushStoreContract(
     describe('outbox', () => {
       it('answers the unpublished events oldest first, as many as asked for', async () => {
         const [first, second] = await createMany(2);
-        await store.update(orgA, deviceX, first!.id, { payload: {} }, updated(), nextCommandId());
-        await store.revoke(orgA, deviceX, second!.id, revoked(), nextCommandId());
-        await store.complete(orgA, deviceX, first!.id, {}, completed(), nextCommandId());
+        await update(orgA, deviceX, first!.id, { payload: {} }, updated(), nextCommandId());
+        await revoke(orgA, deviceX, second!.id, revoked(), nextCommandId());
+        await complete(orgA, deviceX, first!.id, {}, completed(), nextCommandId());
 
         const all = await outbox();
         expect(all.map((entry) => [entry.event.type, payloadOf(entry.event).oneshotId])).toEqual([
@@ -832,6 +1110,7 @@ export function describePushStoreContract(
           [pushEvents.oneshotUpdated, first!.id],
           [pushEvents.oneshotRevoked, second!.id],
           [pushEvents.oneshotCompleted, first!.id],
+          [submissionEvents.submissionReceived, first!.id],
         ]);
         const seqs = all.map((entry) => entry.seq);
         for (const seq of seqs) expect(Number.isInteger(seq)).toBe(true);
@@ -841,6 +1120,18 @@ export function describePushStoreContract(
         expect(await store.unpublishedEvents(2)).toEqual(all.slice(0, 2));
         expect(await store.unpublishedEvents(1)).toEqual(all.slice(0, 1));
         expect(await store.unpublishedEvents(0)).toEqual([]);
+      });
+
+      it('tells the outbox\'s size and when its oldest event occurred', async () => {
+        expect(await store.outboxBacklog()).toEqual({ count: 0, oldestOccurredAt: null });
+        await createMany(3);
+        const all = await outbox();
+        expect(await store.outboxBacklog()).toEqual({ count: 3, oldestOccurredAt: all[0]!.event.occurredAt });
+
+        await store.markPublished([all[0]!.seq]);
+        expect(await store.outboxBacklog()).toEqual({ count: 2, oldestOccurredAt: all[1]!.event.occurredAt });
+        await emptyOutbox();
+        expect(await store.outboxBacklog()).toEqual({ count: 0, oldestOccurredAt: null });
       });
 
       it('removes the events marked published, keeping the others in order', async () => {
@@ -870,7 +1161,7 @@ export function describePushStoreContract(
       it('keeps the events exactly as built', async () => {
         const oneshot = await createOne({ description: 'Ünïcödé ✓ "quoted"', name: 'Name & <markup>' });
         const [entry] = await outbox();
-        const rebuilt = oneshotEvent(pushEvents.oneshotCreated, pushToken, `req-${pushEvents.oneshotCreated}`)(oneshot, 1);
+        const rebuilt = oneshotEvent(pushEvents.oneshotCreated, pushToken, `req-${pushEvents.oneshotCreated}`)(oneshot);
         expect(entry!.event).toEqual({ ...rebuilt, id: entry!.event.id, occurredAt: entry!.event.occurredAt });
       });
     });
@@ -878,6 +1169,133 @@ export function describePushStoreContract(
     describe('ping', () => {
       it('answers while the store is usable', async () => {
         await expect(store.ping()).resolves.toBeUndefined();
+      });
+    });
+
+    // Scheduled dispatches and the v3 listings ----------------------------------------
+
+    describe('scheduled dispatches', () => {
+      const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+      const inTwoHours = () => new Date(Date.now() + 7_200_000).toISOString();
+      const scheduled = (at = inAnHour(), extra: Partial<OneshotRequest> = {}) => createOne({ scheduledAt: at, ...extra });
+      const withoutPayload = ({ payload: _payload, ...dispatch }: Oneshot) => dispatch;
+
+      /** The release as the release loop asks for it: what listDue found, released at `at`. */
+      function release(at: string, on = store) {
+        return on.listDue(at, 100).then((due) =>
+          on.release(
+            due.map((d) => d.id),
+            (loaded) => releasedOneshots(loaded, at),
+            created(),
+          ),
+        );
+      }
+
+      it('keeps every dispatch field as created, readable with get', async () => {
+        const at = inAnHour();
+        const dispatch = await createOne({ scheduledAt: at, location: 'lat=35.77, long=-78.63', address: 'Raleigh', geofenceRadius: 150.5, formVersion: '1.02' });
+        expect(dispatch).toMatchObject({ scheduledAt: at, releasedAt: null, location: 'lat=35.77, long=-78.63', address: 'Raleigh', geofenceRadius: 150.5, formVersion: '1.02' });
+        expect(await store.get(orgA, dispatch.id)).toEqual(dispatch);
+      });
+
+      it('a dispatch scheduled for later writes no event and is out of the legacy listings until released', async () => {
+        const now = await createOne();
+        await emptyOutbox();
+        const later = await scheduled();
+        expect(await outboxEvents()).toEqual([]);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([now]);
+        expect(ids(await collect(store.streamOutstandingForOrganization(orgA)))).toEqual([now.id]);
+        expect(await store.get(orgA, later.id)).toEqual(later);
+      });
+
+      it('the v3 listings show outstanding dispatches, scheduled ones included, a page at a time with the total, no payloads', async () => {
+        const [first, second] = await createMany(2);
+        const waiting = await scheduled();
+        const onY = await createOne({ deviceId: deviceY });
+        const gone = await createOne();
+        await revoke(orgA, deviceX, gone.id, revoked(), nextCommandId());
+        await createOne({ orgId: orgB });
+
+        expect(await store.listDispatches(orgA, null, 0, 100)).toEqual({ total: 4, dispatches: [first!, second!, waiting, onY].map(withoutPayload) });
+        expect(await store.listDispatches(orgA, deviceX, 0, 100)).toEqual({ total: 3, dispatches: [first!, second!, waiting].map(withoutPayload) });
+        expect(await store.listDispatches(orgA, deviceX, 1, 1)).toEqual({ total: 3, dispatches: [withoutPayload(second!)] });
+        expect(await store.listDispatches(orgA, deviceX, 3, 1)).toEqual({ total: 3, dispatches: [] });
+        expect(await store.listDispatches(orgB, deviceY, 0, 100)).toEqual({ total: 0, dispatches: [] });
+      });
+
+      it('listDue: the unreleased outstanding ones whose time has come, any organization, earliest first', async () => {
+        const soon = new Date(Date.now() + 60_000).toISOString();
+        const latest = await scheduled(inTwoHours());
+        const earliest = await scheduled(soon, { orgId: orgB });
+        const middle = await scheduled(inAnHour());
+        const revokedOne = await scheduled(soon);
+        await revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId());
+        await createOne();
+
+        expect(await store.listDue(new Date().toISOString(), 100)).toEqual([]);
+        expect(ids(await store.listDue(inTwoHours(), 100))).toEqual([earliest.id, middle.id, latest.id]);
+        expect(ids(await store.listDue(inTwoHours(), 2))).toEqual([earliest.id, middle.id]);
+        expect(await store.listDue(latest.scheduledAt!, 100)).toContainEqual(withoutPayload(latest));
+      });
+
+      it('release: saves each due one released with its created event, and it joins the legacy listings', async () => {
+        const earlier = await createOne();
+        const waiting = await scheduled();
+        await emptyOutbox();
+        const at = inTwoHours();
+
+        const released = await release(at);
+        expect(released).toEqual([{ ...waiting, releasedAt: at }]);
+        expect(await store.get(orgA, waiting.id)).toEqual({ ...waiting, releasedAt: at });
+        const events = await outboxEvents();
+        expect(events.map((e) => e.type)).toEqual([pushEvents.oneshotCreated]);
+        expect(payloadOf(events[0])).toMatchObject({ oneshotId: waiting.id, deviceId: deviceX, pushToken });
+        expect(ids(await store.listOutstandingForDevice(orgA, deviceX))).toEqual([earlier.id, waiting.id]);
+        expect(await store.listDue(at, 100)).toEqual([]);
+      });
+
+      it('release: releases nothing twice, nor one revoked or not yet due, whatever ids it is handed', async () => {
+        const waiting = await scheduled();
+        const notYet = await scheduled(inTwoHours());
+        const revokedOne = await scheduled();
+        await revoke(orgA, deviceX, revokedOne.id, revoked(), nextCommandId());
+        await emptyOutbox();
+        const at = new Date(Date.now() + 5_400_000).toISOString();
+        const all = [waiting.id, notYet.id, revokedOne.id, unknownId];
+
+        expect(ids(await store.release(all, (loaded) => releasedOneshots(loaded, at), created()))).toEqual([waiting.id]);
+        expect(await store.release(all, (loaded) => releasedOneshots(loaded, at), created())).toEqual([]);
+        expect(await store.release([], (loaded) => releasedOneshots(loaded, at), created())).toEqual([]);
+        expect(await outboxEvents()).toHaveLength(1);
+        expect(await store.get(orgA, revokedOne.id)).toMatchObject({ state: 'revoked', releasedAt: null });
+      });
+
+      it('release: saves nothing when an event cannot be built', async () => {
+        const waiting = await scheduled();
+        await expect(store.release([waiting.id], (loaded) => releasedOneshots(loaded, inTwoHours()), failingFactory)).rejects.toThrow(
+          'the event could not be built',
+        );
+        expect(await store.get(orgA, waiting.id)).toEqual(waiting);
+      });
+
+      it('update and revoke of an unreleased dispatch are saved without an event; an update reschedules it', async () => {
+        const waiting = await scheduled();
+        const at = inTwoHours();
+        const moved = await update(orgA, deviceX, waiting.id, { payload: {}, scheduledAt: at, address: 'Depot' }, updated(), nextCommandId());
+        expect(moved).toMatchObject({ scheduledAt: at, address: 'Depot', releasedAt: null });
+        expect(await store.get(orgA, waiting.id)).toEqual(moved);
+        await revoke(orgA, deviceX, waiting.id, revoked(), nextCommandId());
+        expect(await outboxEvents()).toEqual([]);
+        expect(await store.listDue(at, 100)).toEqual([]);
+      });
+
+      it('revokeAll revokes the unreleased ones too, with events only for those the device knows of', async () => {
+        const known = await createOne();
+        const waiting = await scheduled();
+        await emptyOutbox();
+        const all = await revokeAll(orgA, deviceX, revoked(), nextCommandId());
+        expect(ids(all)).toEqual([known.id, waiting.id]);
+        expect((await outboxEvents()).map((e) => payloadOf(e).oneshotId)).toEqual([known.id]);
       });
     });
 
@@ -896,7 +1314,7 @@ export function describePushStoreContract(
 
         it('still holds the events written before it, for the relay to publish', async () => {
           const [first, second] = await createMany(2);
-          await store.revoke(orgA, deviceX, first!.id, revoked(), nextCommandId());
+          await revoke(orgA, deviceX, first!.id, revoked(), nextCommandId());
           await store.markPublished([(await outbox())[0]!.seq]);
           const pending = await outbox();
           expect(pending).toHaveLength(2);
@@ -919,37 +1337,84 @@ export function describePushStoreContract(
           expect(await outboxEvents(after)).toHaveLength(1);
         });
 
+        it('still knows the Idempotency-Keys recorded with creates, and of two stores on the data one creates for a key', async () => {
+          const key = (fingerprint: string) => ({
+            orgId: orgA,
+            key: 'k',
+            fingerprint,
+            commandId: nextCommandId(),
+            now: new Date(),
+            answer: (oneshot: Oneshot) => oneshot.id,
+          });
+          const first = await store.createKeyed(newOneshot(), created(), key('fp'));
+          if (!('created' in first)) throw new Error('expected a create');
+
+          const after = await reopened(store);
+          expect(await after.createKeyed(newOneshot(), created(), key('fp'))).toEqual({
+            found: { kind: 'replay', reply: { ok: true, value: first.created.id } },
+          });
+          const outcomes = await Promise.all([store, after].map((on) => on.createKeyed(newOneshot({ deviceId: deviceY }), created(), { ...key('fp'), key: 'k2' })));
+          expect(outcomes.filter((outcome) => 'created' in outcome)).toHaveLength(1);
+          expect(await after.listOutstandingForDevice(orgA, deviceY)).toHaveLength(1);
+        });
+
         it('lets one of two stores on the same data apply a command both handle at the same moment', async () => {
           const other = await reopened(store);
           const [oneshot] = await createMany(1);
           await emptyOutbox();
           const commandId = nextCommandId();
           const [fromStore, fromOther] = await Promise.all([
-            store.complete(orgA, deviceX, oneshot!.id, { site: 'done' }, completed(), commandId),
-            other.complete(orgA, deviceX, oneshot!.id, { site: 'done' }, completed(), commandId),
+            complete(orgA, deviceX, oneshot!.id, { site: 'done' }, completed(), commandId),
+            complete(orgA, deviceX, oneshot!.id, { site: 'done' }, completed(), commandId, other),
           ]);
 
           expect(fromOther).toEqual(fromStore);
-          expect(await outboxEvents()).toHaveLength(1);
+          expect(await outboxEvents()).toHaveLength(2);
+        });
+
+        it('two stores on the same data releasing the same due dispatches at once release each once, with one event', async () => {
+          const other = await reopened(store);
+          const at = new Date(Date.now() + 7_200_000).toISOString();
+          const waiting = await createMany(5, { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
+          await emptyOutbox();
+          const releaseOn = async (on: PushStore) =>
+            on.release(
+              (await on.listDue(at, 100)).map((d) => d.id),
+              (loaded) => releasedOneshots(loaded, at),
+              created(),
+            );
+          const [fromStore, fromOther] = await Promise.all([releaseOn(store), releaseOn(other)]);
+
+          expect([...ids(fromStore), ...ids(fromOther)].sort((a, b) => a - b)).toEqual(ids(waiting));
+          expect((await outboxEvents()).map((e) => payloadOf(e).oneshotId).sort((a, b) => a - b)).toEqual(ids(waiting));
+          expect(await other.listDue(at, 100)).toEqual([]);
+        });
+
+        it('keeps an unreleased dispatch unreleased, still due, after a restart', async () => {
+          const at = new Date(Date.now() + 7_200_000).toISOString();
+          const [waiting] = await createMany(1, { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() });
+          const after = await reopened(store);
+          expect(await after.get(orgA, waiting!.id)).toEqual(waiting);
+          expect(ids(await after.listDue(at, 100))).toEqual([waiting!.id]);
         });
 
         it('keeps the oneshots, submissions and counters after close and reopen', async () => {
           const [first, second] = await createMany(2);
-          const submission = await store.complete(orgA, deviceX, first!.id, { site: 'done' }, completed(), nextCommandId());
+          const submission = await complete(orgA, deviceX, first!.id, { site: 'done' }, completed(), nextCommandId());
           const pending = await outbox();
           await store.close();
 
           const after = await reopened(store);
           expect(await outbox(after)).toEqual(pending);
           expect(await after.get(orgA, second!.id)).toEqual(second);
-          expect(await after.getSubmission(orgA, first!.id)).toEqual(submission);
+          expect(await submissionOf(first!.id, orgA, after)).toEqual(submission);
 
           const third = await after.create(newOneshot(), created(), nextCommandId());
           expect(third.id).toBeGreaterThan(second!.id);
           const events = await outbox(after);
           expect(events.slice(0, pending.length)).toEqual(pending);
           expect(events.at(-1)!.seq).toBeGreaterThan(pending.at(-1)!.seq);
-          expect(payloadOf(events.at(-1)!.event)).toMatchObject({ oneshotId: third.id, outstandingCount: 2 });
+          expect(payloadOf(events.at(-1)!.event)).toMatchObject({ oneshotId: third.id });
         });
       });
     }

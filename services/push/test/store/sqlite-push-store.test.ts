@@ -5,11 +5,15 @@ import { join } from 'node:path';
 import { pushEvents } from '@formcast/contracts';
 import { uniqueName } from '@formcast/testing';
 import { oneshotEvent } from '../../src/domain/oneshot-events';
-import { SqlitePushStore, openPushStore, type PushStore } from '../../src/store';
+import { newOneshot } from '../../src/domain/oneshot-lifecycle';
+import { submissionReceivedEvent } from '../../src/domain/submission-events';
+import { openSqlite } from '@formcast/storage';
+import { SqlitePushStore, openPushStore, pushMigrations, type PushStore } from '../../src/store';
 import { describePushStoreContract } from './push-store.contract';
+import { describeSubmissionStoreContract } from './submission-store.contract';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'push-store-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 const newDatabaseFile = () => join(dataDir, uniqueName('push'), 'push.sqlite');
 
@@ -33,7 +37,66 @@ describePushStoreContract(
   },
 );
 
+describeSubmissionStoreContract('SqlitePushStore submissions in memory', async () => new SqlitePushStore(':memory:'));
+describeSubmissionStoreContract(
+  'SqlitePushStore submissions on a file',
+  async () => {
+    const file = newDatabaseFile();
+    const store = new SqlitePushStore(file);
+    files.set(store, file);
+    return store;
+  },
+  { reopen: async (store) => new SqlitePushStore(files.get(store)!) },
+);
+
 describe('SqlitePushStore', () => {
+  it('keeps the submissions of a file from before submissions had ids, numbered in the order of their oneshots', async () => {
+    const file = newDatabaseFile();
+    const before = openSqlite(file, pushMigrations.filter((migration) => migration.version <= 3));
+    const insertOneshot = before.prepare(
+      `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace, name, description,
+         payload, state, created_at, updated_at)
+       VALUES (?, 1, 10, 'Android_10', 7, 'http://forms.example.com/t', 'http://forms.example.com/t?u', 'Inspection for Acme', '',
+         '{}', ?, '2030-01-01T08:00:00.000Z', '2030-01-01T09:00:00.000Z')`,
+    );
+    const insertSubmission = before.prepare('INSERT INTO submissions (oneshot_id, org_id, device_id, answers, submitted_at) VALUES (?, 1, 10, ?, ?)');
+    insertOneshot.run(4, 'completed');
+    insertOneshot.run(2, 'completed');
+    insertOneshot.run(3, 'outstanding');
+    insertSubmission.run(4, '{"site":"later"}', '2030-01-01T09:30:00.000Z');
+    insertSubmission.run(2, '{"site":"first"}', '2030-01-01T09:00:00.000Z');
+    before.close();
+
+    const store = new SqlitePushStore(file);
+    try {
+      const kept = {
+        orgId: 1,
+        deviceId: 10,
+        deviceIdentifier: 'Android_10',
+        deviceOwner: '',
+        formId: 7,
+        formNamespace: 'http://forms.example.com/t',
+        formName: 'Inspection for Acme',
+        formVersion: '',
+        clientSubmissionId: null,
+      };
+      const first = { ...kept, id: 1, oneshotId: 2, answers: { site: 'first' }, submittedAt: '2030-01-01T09:00:00.000Z', receivedAt: '2030-01-01T09:00:00.000Z' };
+      const later = { ...kept, id: 2, oneshotId: 4, answers: { site: 'later' }, submittedAt: '2030-01-01T09:30:00.000Z', receivedAt: '2030-01-01T09:30:00.000Z' };
+      expect(await store.findSubmission(1, { oneshotId: 2 })).toEqual(first);
+      expect(await store.listSubmissions(1, { formId: 7, offset: 0, limit: 10 })).toEqual({ total: 2, submissions: [first, later] });
+      // New ones come after them; a oneshot already completed stays so.
+      const next = await store.submit(
+        { orgId: 1, deviceId: 10, oneshotId: null, clientSubmissionId: null },
+        () => ({ submission: { ...kept, oneshotId: null, answers: {}, submittedAt: first.submittedAt, receivedAt: first.receivedAt }, completed: null }),
+        { completed: oneshotEvent(pushEvents.oneshotCompleted, null, 'req'), received: submissionReceivedEvent('req') },
+        randomUUID(),
+      );
+      expect(next.id).toBe(3);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('streams an organization of more than one default page (500)', async () => {
     const store = new SqlitePushStore(newDatabaseFile());
     try {
@@ -41,17 +104,25 @@ describe('SqlitePushStore', () => {
       const made: number[] = [];
       for (let i = 0; i < 1001; i += 1) {
         const oneshot = await store.create(
-          {
-            orgId: 1,
-            deviceId: 100 + (i % 7),
-            deviceIdentifier: `Android_${i % 7}`,
-            formId: 1,
-            templateNamespace: 'http://forms.example.com/t',
-            namespace: `http://forms.example.com/t?${i}`,
-            name: 'T',
-            description: '',
-            payload: {},
-          },
+          newOneshot(
+            {
+              orgId: 1,
+              deviceId: 100 + (i % 7),
+              deviceIdentifier: `Android_${i % 7}`,
+              formId: 1,
+              templateNamespace: 'http://forms.example.com/t',
+              namespace: `http://forms.example.com/t?${i}`,
+              name: 'T',
+              description: '',
+              payload: {},
+              formVersion: '1.00',
+              scheduledAt: null,
+              location: null,
+              address: null,
+              geofenceRadius: null,
+            },
+            new Date().toISOString(),
+          ),
           event,
           randomUUID(),
         );

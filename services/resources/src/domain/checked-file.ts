@@ -15,13 +15,15 @@ export interface FileRules {
 
 /**
  * A file from a create or update (its bytes are the command's attachment), checked in
- * order: its type is an allowed one (415), its size is within the limit (413), its bytes
- * are what the type claims (422; 400 for a broken map overlay). Then what is derived from
+ * order: it has bytes (400: an empty `file_data` makes no resource), its type is an
+ * allowed one (415), its size is within the limit (413), its bytes are what the type
+ * claims (422; 400 for a broken map overlay). Then what is derived from
  * it: the spreadsheet summary, the identifier and the digest. Nothing here is stored.
  */
 export async function checkFile(file: ResourceFilePayload, bytes: Buffer | undefined, rules: FileRules): Promise<CheckedFile> {
   const newId = rules.newId ?? randomUUID;
   if (!bytes) throw new AppError('invalid', 'file.file_data: required, the file\'s bytes in Base64');
+  if (bytes.length === 0) throw new AppError('invalid', 'file.file_data: the file is empty; send its bytes in Base64');
   const contentType = allowedContentType(file.content_type);
   const size = bytes.length;
   if (size > rules.maxFileBytes) {

@@ -1,5 +1,5 @@
 import { AppError } from '@formcast/platform';
-import { mongoCounterModel, nextMongoId } from '@formcast/storage';
+import { MongoStore, nextMongoId } from '@formcast/storage';
 import { mongo, type Connection } from 'mongoose';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceModels, type ResourceDoc, type ResourceModels } from './mongo-models';
@@ -17,25 +17,9 @@ export const resourceFilesBucket = 'resource_files';
  * dying between two steps leaves at most an unreferenced GridFS file (its metadata holds
  * orgId and resourceId, so a sweep can find it), never a resource without its bytes.
  */
-export class MongoResourceStore implements ResourceStore {
-  private readonly models: ResourceModels;
-  private readonly ready: Promise<void>;
-
-  /**
-   * Registers the models on the connection (see `connectMongo`). The store owns the
-   * connection from then on: `close()` closes it.
-   */
-  constructor(private readonly connection: Connection) {
-    this.models = resourceModels(connection);
-    const models = [...Object.values(this.models), mongoCounterModel(connection)];
-    this.ready = Promise.all(models.map((model) => model.init())).then(() => undefined);
-    this.ready.catch(() => undefined); // reported by the first operation that awaits it
-  }
-
-  /** Builds every index the schemas declare and drops others: the deploy step when autoIndex is off. */
-  async syncIndexes(): Promise<void> {
-    await this.ready;
-    for (const model of Object.values(this.models)) await model.syncIndexes();
+export class MongoResourceStore extends MongoStore<ResourceModels> implements ResourceStore {
+  constructor(connection: Connection) {
+    super(connection, resourceModels, 'resources');
   }
 
   async listResources(orgId: number): Promise<Resource[]> {
@@ -125,16 +109,6 @@ export class MongoResourceStore implements ResourceStore {
     await this.deleteFile(deleted.fileId);
   }
 
-  async ping(): Promise<void> {
-    const db = this.connection.db;
-    if (!db) throw new AppError('unavailable', 'The resources database is not connected');
-    await db.command({ ping: 1 });
-  }
-
-  async close(): Promise<void> {
-    await this.connection.close();
-  }
-
   // GridFS -----------------------------------------------------------------------------
 
   private bucket(): mongo.GridFSBucket {
@@ -209,24 +183,6 @@ function fileFields(file: CheckedFile) {
   };
 }
 
-function resourceFromDoc(doc: ResourceDoc): Resource {
-  return {
-    id: doc._id,
-    orgId: doc.orgId,
-    originalFilename: doc.originalFilename,
-    description: doc.description,
-    contentType: doc.contentType,
-    version: doc.version,
-    identifier: doc.identifier,
-    byteSize: doc.byteSize,
-    sha256: doc.sha256,
-    contentSummary: doc.contentSummary.map((table) => ({
-      tableName: table.tableName,
-      sheetName: table.sheetName,
-      id: table.id,
-      columns: table.columns.map((column) => ({ name: column.name, number: column.number, id: column.id })),
-    })),
-    createdAt: doc.createdAt.toISOString(),
-    updatedAt: doc.updatedAt.toISOString(),
-  };
+function resourceFromDoc({ _id, fileId: _fileId, commandId: _commandId, createdAt, updatedAt, ...fields }: ResourceDoc): Resource {
+  return { id: _id, ...fields, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
 }

@@ -1,10 +1,4 @@
-import {
-  migrateSqlite,
-  nextSqliteId,
-  openSqlite,
-  type SqliteDatabase,
-  SqliteQueries,
-} from '@formcast/storage';
+import { nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceNotFound } from './resource-errors';
 import type { ResourcePatch, ResourceStore } from './resource-store';
@@ -30,12 +24,7 @@ export class SqliteResourceStore implements ResourceStore {
    * database from then on: `close()` closes it.
    */
   constructor(database: SqliteDatabase | string) {
-    if (typeof database === 'string') {
-      this.db = openSqlite(database, resourceMigrations);
-    } else {
-      migrateSqlite(database, resourceMigrations);
-      this.db = database;
-    }
+    this.db = storeDatabase(database, resourceMigrations);
     this.sql = new SqliteQueries(this.db);
   }
 

@@ -41,6 +41,15 @@ describe('checking a file', () => {
     expect(file).toMatchObject({ originalFilename: '../../etc/passwd.png', contentType: 'image/png', contentSummary: [] });
   });
 
+  it('refuses an empty file with 400 naming file_data, whatever its type', async () => {
+    for (const contentType of [mime.text, mime.json, 'image/gif']) {
+      expect(await codeOf(checkFile({ file_name: 'empty', content_type: contentType }, Buffer.alloc(0), rules))).toBe(
+        'invalid: file.file_data: the file is empty; send its bytes in Base64',
+      );
+    }
+    expect(await codeOf(checkFile({ file_name: 'one.txt', content_type: mime.text }, Buffer.from('x'), rules))).toBe('accepted');
+  });
+
   it('refuses a file over the limit with 413 before looking at it', async () => {
     const data = Buffer.alloc(2000, 1);
     expect(await codeOf(checkFile({ file_name: 'a.txt', content_type: mime.text }, data, { maxFileBytes: 1999 }))).toBe(

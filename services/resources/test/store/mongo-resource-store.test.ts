@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { connectMongo } from '@formcast/storage';
-import { describeWithMongo, uniqueName } from '@formcast/testing';
+import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
 import { MongoResourceStore, resourceFilesBucket } from '../../src/store/mongo-resource-store';
 import { describeResourceStoreContract } from './resource-store.contract';
 
 describeWithMongo('MongoResourceStore', (mongo) => {
-  const databases: string[] = [];
+  const freshDatabase = mongoTestDatabases(mongo, 'resources_test');
 
-  async function freshStore(options: { autoIndex?: boolean } = {}): Promise<MongoResourceStore> {
-    const dbName = uniqueName('resources_test');
-    databases.push(dbName);
-    return new MongoResourceStore(await connectMongo(mongo.url(), { dbName, ...options }));
+  async function freshStore(): Promise<MongoResourceStore> {
+    const dbName = freshDatabase();
+    return new MongoResourceStore(await connectMongo(mongo.url(), { dbName }));
   }
 
   describeResourceStoreContract('contract', () => freshStore());
 
   it('keeps the bytes in GridFS, one file per resource, the old one deleted on replacement', async () => {
-    const dbName = uniqueName('resources_test');
-    databases.push(dbName);
+    const dbName = freshDatabase();
     const connection = await connectMongo(mongo.url(), { dbName });
     const store = new MongoResourceStore(connection);
     const file = (text: string) => ({
@@ -42,21 +40,32 @@ describeWithMongo('MongoResourceStore', (mongo) => {
     }
   });
 
-  it('builds its indexes with syncIndexes when autoIndex is off', async () => {
-    const store = await freshStore({ autoIndex: false });
+  it('builds the indexes its schema declares with syncIndexes when autoIndex is off, and drops others', async () => {
+    const dbName = freshDatabase();
+    const connection = await connectMongo(mongo.url(), { dbName, autoIndex: false });
+    const store = new MongoResourceStore(connection);
+    const resources = connection.collection('resources');
+    // By name, each with its keys in order ({orgId, _id} and {_id, orgId} are different indexes).
+    const indexes = async () =>
+      (await resources.indexes())
+        .map((index) => ({ name: String(index.name), key: Object.entries(index.key) }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
     try {
+      await store.listResources(1); // once the store is ready, its collection exists
+      await resources.createIndex({ description: 1 }); // one the schema does not declare
+      expect(await indexes()).toEqual([
+        { name: '_id_', key: [['_id', 1]] },
+        { name: 'description_1', key: [['description', 1]] },
+      ]);
+
       await store.syncIndexes();
+      expect(await indexes()).toEqual([
+        { name: '_id_', key: [['_id', 1]] },
+        { name: 'orgId_1__id_1', key: [['orgId', 1], ['_id', 1]] },
+        { name: 'orgId_1_commandId_1', key: [['orgId', 1], ['commandId', 1]] },
+      ]);
     } finally {
       await store.close();
-    }
-  });
-
-  afterAll(async () => {
-    const admin = await connectMongo(mongo.url());
-    try {
-      for (const name of databases) await admin.useDb(name).dropDatabase();
-    } finally {
-      await admin.close();
     }
   });
 });

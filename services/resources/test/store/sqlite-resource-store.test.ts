@@ -9,7 +9,7 @@ import { fileChunkBytes } from '../../src/store/sqlite-resource-store';
 import { describeResourceStoreContract } from './resource-store.contract';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'resource-store-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 const newDatabaseFile = () => join(dataDir, uniqueName('resources'), 'resources.sqlite');
 

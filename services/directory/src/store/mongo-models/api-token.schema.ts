@@ -1,18 +1,12 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
+import type { ApiToken, ApiTokenSecret } from '../../domain/records';
+import { orgScopedFields, type MongoDoc } from '@formcast/storage';
 
-export interface ApiTokenDoc {
-  _id: number;
-  orgId: number;
-  tokenHash: string;
-  label: string;
-  createdAt: Date;
-  revokedAt: Date | null;
-}
+export type ApiTokenDoc = MongoDoc<ApiToken & ApiTokenSecret, 'createdAt' | 'revokedAt'>;
 
 export const apiTokenSchema = new Schema<ApiTokenDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
+    ...orgScopedFields,
     tokenHash: { type: String, required: true },
     label: { type: String, default: '' },
     createdAt: { type: Date, required: true },
@@ -21,14 +15,7 @@ export const apiTokenSchema = new Schema<ApiTokenDoc>(
   { versionKey: false },
 );
 
-// findOrgIdByTokenHash (every authenticated request); a hash names one token.
+// organizations.findOrgIdByTokenHash (every authenticated request); a hash names one token.
 apiTokenSchema.index({ tokenHash: 1 }, { unique: true });
-// listApiTokens, ascending by id.
+// organizations.listTokens, ascending by id.
 apiTokenSchema.index({ orgId: 1, _id: 1 });
-
-export function apiTokenModel(connection: Connection): Model<ApiTokenDoc> {
-  return (
-    (connection.models.ApiToken as Model<ApiTokenDoc> | undefined) ??
-    connection.model<ApiTokenDoc>('ApiToken', apiTokenSchema, 'api_tokens')
-  );
-}

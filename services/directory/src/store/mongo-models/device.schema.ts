@@ -1,23 +1,31 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
+import type { Device, DeviceSecret } from '../../domain/records';
+import { orgScopedFields, type MongoDoc } from '@formcast/storage';
 
-export interface DeviceDoc {
-  _id: number;
-  orgId: number;
-  identifier: string;
-  owner: string;
-  description: string;
-  pendingApproval: boolean;
-  pushToken: string | null;
-  secretHash: string;
-  /** The groups it is in, ascending: group membership lives here. */
-  groupIds: number[];
-  createdAt: Date;
+/** One custom attribute. */
+export interface CustomAttributeDoc {
+  key: string;
+  value: string;
 }
+
+/**
+ * `groupIds`, the groups it is in (ascending): group membership lives here. Custom
+ * attributes are a list of key/value pairs, not an object: a name may hold `.` or start with
+ * `$`, which MongoDB field names (and mongoose maps) cannot. Documents of releases before
+ * issue 15 have neither the versions nor the attributes (read as null and none).
+ */
+export type DeviceDoc = Omit<MongoDoc<Device & DeviceSecret, 'createdAt'>, 'customAttributes'> & {
+  customAttributes: CustomAttributeDoc[];
+};
+
+const customAttributeSchema = new Schema<CustomAttributeDoc>(
+  { key: { type: String, required: true }, value: { type: String, default: '' } },
+  { _id: false },
+);
 
 export const deviceSchema = new Schema<DeviceDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
+    ...orgScopedFields,
     identifier: { type: String, required: true },
     owner: { type: String, default: '' },
     description: { type: String, default: '' },
@@ -25,23 +33,21 @@ export const deviceSchema = new Schema<DeviceDoc>(
     pushToken: { type: String, default: null },
     secretHash: { type: String, required: true },
     groupIds: { type: [Number], default: [] },
+    osVersion: { type: String, default: null },
+    appIdentifier: { type: String, default: null },
+    appVersion: { type: String, default: null },
+    customAttributes: { type: [customAttributeSchema], default: [] },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
 
-// findDeviceByIdentifier and enrollment; an identifier is enrolled once across organizations.
-deviceSchema.index({ identifier: 1 }, { unique: true });
-// findDeviceBySecretHash (device authentication).
+// devices.findByIdentifier; an identifier is enrolled once in an organization (another
+// organization may have it too, and nothing tells one of the other).
+deviceSchema.index({ orgId: 1, identifier: 1 }, { unique: true });
+// devices.findBySecretHash (device authentication); a secret belongs to one device.
 deviceSchema.index({ secretHash: 1 }, { unique: true });
-// listDevices (with or without the approvedOnly filter), ascending by id.
+// devices.list (with or without the approvedOnly filter), ascending by id.
 deviceSchema.index({ orgId: 1, _id: 1 });
-// A group's devices (getGroup, updateGroup, deleteGroup).
+// A group's devices (groups.get, update, delete).
 deviceSchema.index({ orgId: 1, groupIds: 1 });
-
-export function deviceModel(connection: Connection): Model<DeviceDoc> {
-  return (
-    (connection.models.Device as Model<DeviceDoc> | undefined) ??
-    connection.model<DeviceDoc>('Device', deviceSchema, 'devices')
-  );
-}

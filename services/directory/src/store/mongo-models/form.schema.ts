@@ -1,23 +1,12 @@
-import { Schema, type Connection, type Model } from 'mongoose';
-import type { FormDefinition } from '../../domain/records';
+import { Schema } from 'mongoose';
+import type { Form } from '../../domain/records';
+import { orgScopedFields, type MongoDoc } from '@formcast/storage';
 
-export interface FormDoc {
-  _id: number;
-  orgId: number;
-  groupId: number;
-  name: string;
-  namespace: string;
-  description: string;
-  revision: number;
-  definition: FormDefinition;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type FormDoc = MongoDoc<Form, 'createdAt' | 'updatedAt'>;
 
 export const formSchema = new Schema<FormDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
+    ...orgScopedFields,
     groupId: { type: Number, required: true },
     name: { type: String, default: '' },
     namespace: { type: String, required: true },
@@ -31,16 +20,9 @@ export const formSchema = new Schema<FormDoc>(
   { versionKey: false, minimize: false },
 );
 
-// findFormByNamespace and the namespace check; one form per namespace in an organization.
+// forms.findByNamespace; one form per namespace in an organization.
 formSchema.index({ orgId: 1, namespace: 1 }, { unique: true });
-// listForms, ascending by id.
+// forms.list, ascending by id.
 formSchema.index({ orgId: 1, _id: 1 });
-// A group's forms (getGroup, updateGroup, deleteGroup).
+// A group's forms (groups.get, update, delete).
 formSchema.index({ orgId: 1, groupId: 1 });
-
-export function formModel(connection: Connection): Model<FormDoc> {
-  return (
-    (connection.models.Form as Model<FormDoc> | undefined) ??
-    connection.model<FormDoc>('Form', formSchema, 'forms')
-  );
-}

@@ -1,24 +1,25 @@
 import type { Connection } from 'mongoose';
-import { apiTokenModel } from './api-token.schema';
-import { deviceModel } from './device.schema';
-import { formModel } from './form.schema';
-import { groupModel } from './group.schema';
-import { organizationModel } from './organization.schema';
+import { apiTokenSchema } from './api-token.schema';
+import { deviceSchema } from './device.schema';
+import { formSchema } from './form.schema';
+import { groupSchema } from './group.schema';
+import { organizationSchema } from './organization.schema';
+import { registeredModel } from '@formcast/storage';
 
 export type { ApiTokenDoc } from './api-token.schema';
-export type { DeviceDoc } from './device.schema';
+export type { CustomAttributeDoc, DeviceDoc } from './device.schema';
 export type { FormDoc } from './form.schema';
 export type { GroupDoc } from './group.schema';
 export type { OrganizationDoc } from './organization.schema';
 
-/** The directory's models on one connection, registered there once. */
+/** The directory's models on one connection, registered there once, each on its collection. */
 export function directoryModels(connection: Connection) {
   return {
-    Organization: organizationModel(connection),
-    ApiToken: apiTokenModel(connection),
-    Group: groupModel(connection),
-    Device: deviceModel(connection),
-    Form: formModel(connection),
+    Organization: registeredModel(connection, 'Organization', organizationSchema, 'organizations'),
+    ApiToken: registeredModel(connection, 'ApiToken', apiTokenSchema, 'api_tokens'),
+    Group: registeredModel(connection, 'Group', groupSchema, 'groups'),
+    Device: registeredModel(connection, 'Device', deviceSchema, 'devices'),
+    Form: registeredModel(connection, 'Form', formSchema, 'forms'),
   };
 }
 

@@ -1,28 +1,20 @@
-import { Schema, type Connection, type Model } from 'mongoose';
+import { Schema } from 'mongoose';
+import type { Organization, OrganizationSecret } from '../../domain/records';
+import { idField, type MongoDoc } from '@formcast/storage';
 
-export interface OrganizationDoc {
-  _id: number;
-  name: string;
-  enrollmentCode: string;
-  createdAt: Date;
-}
+export type OrganizationDoc = MongoDoc<Organization & OrganizationSecret, 'createdAt'>;
 
 export const organizationSchema = new Schema<OrganizationDoc>(
   {
-    _id: { type: Number, required: true },
+    ...idField,
     name: { type: String, default: '' },
-    enrollmentCode: { type: String, required: true },
+    enrollmentCodeHash: { type: String, required: true },
     createdAt: { type: Date, required: true },
   },
   { versionKey: false },
 );
 
-// findOrganizationByEnrollmentCode (device enrollment); one organization per code.
-organizationSchema.index({ enrollmentCode: 1 }, { unique: true });
-
-export function organizationModel(connection: Connection): Model<OrganizationDoc> {
-  return (
-    (connection.models.Organization as Model<OrganizationDoc> | undefined) ??
-    connection.model<OrganizationDoc>('Organization', organizationSchema, 'organizations')
-  );
-}
+// organizations.findByEnrollmentCodeHash (device enrollment); one organization per code.
+// Sparse: a database of an older release holds codes in clear (`enrollmentCode`, no hash)
+// until moveLegacyDirectoryShapes hashes them at start, and the index is built before that.
+organizationSchema.index({ enrollmentCodeHash: 1 }, { unique: true, sparse: true });

@@ -1,3 +1,4 @@
+import { jsonTooDeep, maxJsonDepth } from '../json-depth';
 import { Base64Decoder } from './base64-decoder';
 import { FieldBudget } from './field-budget';
 import { jsonTokenizer, type JsonToken } from './json-tokenizer';
@@ -16,7 +17,7 @@ interface OpenContainer {
  * `{"resource": {"description": …, "file": {"file_name", "file_data", "content_type"}}}`
  * read as it arrives: the value is what JSON.parse makes of the body (duplicate keys: the
  * last wins), with the string at resource.file.file_data fed straight into a Base64Decoder
- * and everything else held, within the FieldBudget.
+ * and everything else held, within the FieldBudget, at most 32 levels deep (as readBody).
  */
 export function jsonUploadParser(options: UploadParserOptions): UploadParser {
   const budget = new FieldBudget();
@@ -42,6 +43,7 @@ export function jsonUploadParser(options: UploadParserOptions): UploadParser {
       case 'startObject':
       case 'startArray': {
         budget.spend(1);
+        if (open.length === maxJsonDepth) throw jsonTooDeep();
         const value = token.name === 'startObject' ? {} : [];
         place(value);
         open.push({ value });

@@ -1,5 +1,9 @@
 import type { IncomingMessage } from 'node:http';
+import type { Transform } from 'node:stream';
 import { AppError } from '@formcast/platform';
+import { refuseUnwritableText } from '../../xml/unwritable-text';
+import { contentEncoding, decompressionFailed, decompressorFor } from '../body-decompression';
+import { acceptBody, permitBody } from '../body-watch';
 import { listenToBody, stopReadingBody } from '../limited-body';
 import { formUploadParser } from './form-upload-parser';
 import { jsonUploadParser } from './json-upload-parser';
@@ -40,19 +44,27 @@ function wrongKind(kind: 'xml' | 'other'): AppError {
 /**
  * Reads a resource create/update body once, as it arrives, without ever holding it or the
  * file's Base64 whole: the text goes through a streaming JSON or form parser that decodes
- * file_data into one Buffer. Refusals are those of readLimitedBody and readBody:
- * - 415 for a compressed body, 413 from Content-Length before reading, or as soon as the
- *   body passes the limit, the file passes RESOURCE_MAX_BYTES by far or the other fields
- *   their budget: then the rest is dropped, for at most 2 s (stopReadingBody).
- * - 400s (UTF-8, malformed JSON) and 415 for other types wait for the end of the body, so
- *   they come in readBody's order: size, then UTF-8, then syntax.
+ * file_data into one Buffer. A body compressed as gzip, deflate or br is decompressed on the
+ * way, the limits applying to what it decompresses to. Refusals are those of readLimitedBody
+ * and readBody:
+ * - 415 for an unknown Content-Encoding; 413 from Content-Length before reading, or as soon
+ *   as the (decompressed) body passes the limit, the file passes RESOURCE_MAX_BYTES by far
+ *   or the other fields their budget; 400 as soon as a compressed body fails to decompress:
+ *   then the rest is dropped within drainRefusedBody's bounds (stopReadingBody), and the
+ *   body's deadline and those bounds follow the resources' limit (permitBody).
+ * - 400s (UTF-8, malformed JSON, nesting, text XML cannot carry) and 415 for other types wait
+ *   for the end of the body, so they come in readBody's order: size, then UTF-8, then syntax.
  */
 export function readResourceUpload(req: IncomingMessage, limits: ResourceUploadLimits): Promise<ResourceUpload> {
   const declared = req.headers['content-length'];
   if (declared === undefined && req.headers['transfer-encoding'] === undefined) return Promise.resolve({ kind: 'empty' });
-  const encoding = (req.headers['content-encoding'] ?? 'identity').toLowerCase();
-  if (encoding !== 'identity') {
-    return Promise.reject(new AppError('unsupported_media_type', `Content-Encoding ${encoding} is not accepted here: send the body uncompressed`));
+  permitBody(req, limits.bodyLimitBytes);
+  const encoding = contentEncoding(req.headers);
+  let decompressor: Transform | undefined;
+  try {
+    decompressor = encoding === 'identity' ? undefined : decompressorFor(encoding);
+  } catch (error) {
+    return Promise.reject(error);
   }
   const tooLarge = () =>
     new AppError('too_large', `The request body is too large: a resource file may be at most ${limits.maxFileBytes} bytes`);
@@ -61,13 +73,14 @@ export function readResourceUpload(req: IncomingMessage, limits: ResourceUploadL
     return Promise.reject(tooLarge());
   }
 
+  acceptBody(req);
   const kind = bodyKind(req);
   // The file decodes to at most 3/4 of the body: its buffer is allocated once at that size.
   // A chunked body gets the largest file's size at once: pages become resident only as they
   // are written, whereas growing by doubling keeps the old buffer alive while the new fills.
   const parserOptions = {
     maxBytes: limits.maxFileBytes,
-    sizeHint: declared === undefined ? limits.maxFileBytes : Math.floor((Number(declared) * 3) / 4),
+    sizeHint: declared === undefined || decompressor ? limits.maxFileBytes : Math.floor((Number(declared) * 3) / 4),
   };
   const parser: UploadParser | undefined =
     kind === 'json' ? jsonUploadParser(parserOptions) : kind === 'form' ? formUploadParser(parserOptions) : undefined;
@@ -89,6 +102,7 @@ export function readResourceUpload(req: IncomingMessage, limits: ResourceUploadL
       else resolve(outcome.upload);
     };
     const refuseNow = (error: unknown) => {
+      stopDecompressing();
       stopReadingBody(req);
       settle({ error });
     };
@@ -123,12 +137,45 @@ export function readResourceUpload(req: IncomingMessage, limits: ResourceUploadL
       if (kind === 'xml' || kind === 'other') return settle({ error: wrongKind(kind) });
       if (deferred !== undefined) return settle({ error: deferred });
       try {
-        settle({ upload: { kind, value: parser!.end() } });
+        const value = parser!.end();
+        refuseUnwritableText(value, 'json');
+        settle({ upload: { kind, value } });
       } catch (error) {
         settle({ error });
       }
     };
     const onError = () => settle({ error: new AppError('invalid', 'The request body could not be read') });
-    const stopListening = listenToBody(req, { onData, onEnd, onError });
+    const stopDecompressing = () => {
+      if (!decompressor) return;
+      req.unpipe(decompressor);
+      decompressor.destroy();
+    };
+    const stopListening = decompressor
+      ? listenToDecompressed(req, decompressor, { onData, onEnd, onError, onCorrupt: () => refuseNow(decompressionFailed(encoding)) })
+      : listenToBody(req, { onData, onEnd, onError });
   });
+}
+
+/**
+ * listenToBody for a compressed body: its decompressed chunks go to `onData`; a body that is
+ * not what its encoding says goes to `onCorrupt`. Returns what stops listening.
+ */
+function listenToDecompressed(
+  req: IncomingMessage,
+  decompressor: Transform,
+  handlers: { onData: (chunk: Buffer) => void; onEnd: () => void; onError: () => void; onCorrupt: () => void },
+): () => void {
+  const stopListeningToRequest = listenToBody(req, { onData: () => undefined, onEnd: () => undefined, onError: handlers.onError });
+  decompressor.on('data', handlers.onData);
+  decompressor.on('end', handlers.onEnd);
+  decompressor.on('error', handlers.onCorrupt);
+  req.pipe(decompressor);
+  return () => {
+    stopListeningToRequest();
+    decompressor.off('data', handlers.onData);
+    decompressor.off('end', handlers.onEnd);
+    decompressor.off('error', handlers.onCorrupt);
+    // A late error of a destroyed decompressor has nowhere to go.
+    decompressor.on('error', () => undefined);
+  };
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { registeredModel } from '@formcast/storage';
 
 /**
  * A command the store applied lately (see CommandWindow), written in the transaction of
@@ -7,7 +8,7 @@ import { Schema, type Connection, type Model } from 'mongoose';
  */
 export interface AppliedCommandDoc {
   _id: string;
-  /** The oneshots the command changed (or created), in order: what a repeat answers from. */
+  /** The oneshots the command changed (or created), in order, or the submission it stored: what a repeat answers from. */
   oneshotIds: number[];
   appliedAt: Date;
 }
@@ -25,8 +26,5 @@ export const appliedCommandSchema = new Schema<AppliedCommandDoc>(
 appliedCommandSchema.index({ appliedAt: 1 });
 
 export function appliedCommandModel(connection: Connection): Model<AppliedCommandDoc> {
-  return (
-    (connection.models.AppliedCommand as Model<AppliedCommandDoc> | undefined) ??
-    connection.model<AppliedCommandDoc>('AppliedCommand', appliedCommandSchema, 'applied_commands')
-  );
+  return registeredModel(connection, 'AppliedCommand', appliedCommandSchema, 'applied_commands');
 }

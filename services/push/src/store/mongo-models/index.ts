@@ -1,3 +1,4 @@
+import { loadMongoIdempotency } from '@formcast/idempotency';
 import type { Connection } from 'mongoose';
 import { appliedCommandModel } from './applied-command.schema';
 import { oneshotModel } from './oneshot.schema';
@@ -9,9 +10,14 @@ export type { OneshotDoc } from './oneshot.schema';
 export type { OutboxDoc } from './outbox.schema';
 export type { SubmissionDoc } from './submission.schema';
 
-/** The push service's models on one connection, registered there once. */
+/**
+ * The push service's models on one connection, registered there once. With them the
+ * Idempotency-Keys of the push database, so they are created before the first transaction
+ * writes one and `syncIndexes()` builds their unique and TTL indexes at deploy.
+ */
 export function pushModels(connection: Connection) {
   return {
+    IdempotencyKey: loadMongoIdempotency().idempotencyKeyModel(connection),
     Oneshot: oneshotModel(connection),
     Submission: submissionModel(connection),
     Outbox: outboxModel(connection),

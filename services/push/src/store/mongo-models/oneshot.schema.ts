@@ -1,21 +1,8 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { OneshotState } from '../../domain/records';
+import type { Oneshot } from '../../domain/records';
+import { registeredModel, type MongoDoc } from '@formcast/storage';
 
-export interface OneshotDoc {
-  _id: number;
-  orgId: number;
-  deviceId: number;
-  deviceIdentifier: string;
-  formId: number;
-  templateNamespace: string;
-  namespace: string;
-  name: string;
-  description: string;
-  payload: Record<string, unknown>;
-  state: OneshotState;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type OneshotDoc = MongoDoc<Oneshot, 'createdAt' | 'updatedAt' | 'scheduledAt' | 'releasedAt'>;
 
 export const oneshotSchema = new Schema<OneshotDoc>(
   {
@@ -33,20 +20,26 @@ export const oneshotSchema = new Schema<OneshotDoc>(
     state: { type: String, required: true, enum: ['outstanding', 'revoked', 'completed'] },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    // Dispatch fields (issue 14). releasedAt is null (the value, not a missing field) only for
+    // a dispatch waiting for its time: documents kept from before it have none, and were released.
+    formVersion: { type: String, default: '' },
+    scheduledAt: { type: Date, default: null },
+    releasedAt: { type: Date, default: null },
+    location: { type: String, default: null },
+    address: { type: String, default: null },
+    geofenceRadius: { type: Number, default: null },
   },
   // minimize off: an empty object in a payload (or an empty payload) is content, not absence.
   { versionKey: false, minimize: false },
 );
 
-// listOutstandingForDevice (ascending by id), revokeAll, and the device's outstanding count
-// written into every event.
+// listOutstandingForDevice (ascending by id) and revokeAll.
 oneshotSchema.index({ orgId: 1, deviceId: 1, state: 1, _id: 1 });
-// streamOutstandingForOrganization: pages of `_id > last`, ascending.
+// streamOutstandingForOrganization: pages of `_id > last`, ascending; listDispatches.
 oneshotSchema.index({ orgId: 1, state: 1, _id: 1 });
+// listDue: the unreleased outstanding ones, by scheduled time (few: only those scheduled for later).
+oneshotSchema.index({ scheduledAt: 1, _id: 1 }, { partialFilterExpression: { state: 'outstanding', releasedAt: { $type: 'null' } } });
 
 export function oneshotModel(connection: Connection): Model<OneshotDoc> {
-  return (
-    (connection.models.Oneshot as Model<OneshotDoc> | undefined) ??
-    connection.model<OneshotDoc>('Oneshot', oneshotSchema, 'oneshots')
-  );
+  return registeredModel(connection, 'Oneshot', oneshotSchema, 'oneshots');
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { registeredModel } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 
 /**
@@ -22,8 +23,5 @@ export const outboxSchema = new Schema<OutboxDoc>(
 // serves both; no other index.
 
 export function outboxModel(connection: Connection): Model<OutboxDoc> {
-  return (
-    (connection.models.OutboxEvent as Model<OutboxDoc> | undefined) ??
-    connection.model<OutboxDoc>('OutboxEvent', outboxSchema, 'outbox')
-  );
+  return registeredModel(connection, 'OutboxEvent', outboxSchema, 'outbox');
 }

@@ -1,30 +1,41 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import { registeredModel, orgScopedFields, type MongoDoc } from '@formcast/storage';
+import type { Submission } from '../../domain/records';
 
-/** What the device answered when it completed a oneshot; `_id` is the oneshot's id. */
-export interface SubmissionDoc {
-  _id: number;
-  orgId: number;
-  deviceId: number;
-  answers: Record<string, unknown>;
-  submittedAt: Date;
-}
+/** A submission, under its own id (from the `submissions` counter). */
+export type SubmissionDoc = MongoDoc<Submission, 'submittedAt' | 'receivedAt'>;
 
 export const submissionSchema = new Schema<SubmissionDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
+    ...orgScopedFields,
     deviceId: { type: Number, required: true },
+    deviceIdentifier: { type: String, required: true },
+    // Not `required`: mongoose's required refuses '', which is a value here.
+    deviceOwner: { type: String, default: '' },
+    formId: { type: Number, required: true },
+    formNamespace: { type: String, required: true },
+    formName: { type: String, default: '' },
+    formVersion: { type: String, default: '' },
+    oneshotId: { type: Number, default: null },
+    clientSubmissionId: { type: String, default: null },
     answers: { type: Schema.Types.Mixed, required: true },
     submittedAt: { type: Date, required: true },
+    receivedAt: { type: Date, required: true },
   },
+  // minimize off: an empty object in the answers is content, not absence.
   { versionKey: false, minimize: false },
 );
 
-// getSubmission looks up { _id, orgId }: the _id index serves it; no other index.
+// A oneshot is completed once; a client id is one submission per device (and the loads of `submit`).
+submissionSchema.index({ orgId: 1, oneshotId: 1 }, { unique: true, partialFilterExpression: { oneshotId: { $type: 'number' } } });
+submissionSchema.index(
+  { orgId: 1, deviceId: 1, clientSubmissionId: 1 },
+  { unique: true, partialFilterExpression: { clientSubmissionId: { $type: 'string' } } },
+);
+// listSubmissions: a form's, all or one device's, ascending by id.
+submissionSchema.index({ orgId: 1, formId: 1, _id: 1 });
+submissionSchema.index({ orgId: 1, formId: 1, deviceIdentifier: 1, _id: 1 });
 
 export function submissionModel(connection: Connection): Model<SubmissionDoc> {
-  return (
-    (connection.models.Submission as Model<SubmissionDoc> | undefined) ??
-    connection.model<SubmissionDoc>('Submission', submissionSchema, 'submissions')
-  );
+  return registeredModel(connection, 'FormSubmission', submissionSchema, 'form_submissions');
 }

@@ -1,36 +1,16 @@
 import { Schema, type Connection, type Model, type mongo } from 'mongoose';
+import { registeredModel, type MongoDoc } from '@formcast/storage';
+import type { ContentColumn, ContentTable, Resource } from '../../domain/records';
 
-export interface ContentColumnDoc {
-  name: string;
-  number: number;
-  id: string;
-}
-
-export interface ContentTableDoc {
-  tableName: string;
-  sheetName: string;
-  id: string;
-  columns: ContentColumnDoc[];
-}
+export type ContentColumnDoc = ContentColumn;
+export type ContentTableDoc = ContentTable;
 
 /** A resource's metadata; its bytes are the GridFS file `fileId` of the `resource_files` bucket. */
-export interface ResourceDoc {
-  _id: number;
-  orgId: number;
-  originalFilename: string;
-  description: string;
-  contentType: string;
-  version: number;
-  identifier: string;
-  byteSize: number;
-  sha256: string;
-  contentSummary: ContentTableDoc[];
+export type ResourceDoc = MongoDoc<Resource, 'createdAt' | 'updatedAt'> & {
   fileId: mongo.ObjectId;
   /** The last command that changed it (see ResourceStore). */
   commandId: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 // `id: false`: these documents have a field of their own named id.
 const columnSchema = new Schema<ContentColumnDoc>(
@@ -78,8 +58,5 @@ resourceSchema.index({ orgId: 1, _id: 1 });
 resourceSchema.index({ orgId: 1, commandId: 1 });
 
 export function resourceModel(connection: Connection): Model<ResourceDoc> {
-  return (
-    (connection.models.Resource as Model<ResourceDoc> | undefined) ??
-    connection.model<ResourceDoc>('Resource', resourceSchema, 'resources')
-  );
+  return registeredModel(connection, 'Resource', resourceSchema, 'resources');
 }

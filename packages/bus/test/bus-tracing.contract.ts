@@ -1,0 +1,121 @@
+import { createEnvelope, type Envelope } from '@formcast/contracts';
+import { AppError } from '@formcast/platform';
+import { uniqueName, waitFor } from '@formcast/testing';
+import { openSpan, recordSpansInMemory, SpanKind, type ReadableSpan, type SpansInMemory } from '@formcast/tracing';
+import type { Bus } from '../src/port';
+import { startedBuses } from './started-buses';
+
+function named(spans: ReadableSpan[], name: string): ReadableSpan {
+  const span = spans.find((candidate) => candidate.name === name);
+  if (!span) throw new Error(`no span ${name} among ${spans.map((s) => s.name).join(', ')}`);
+  return span;
+}
+
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+/**
+ * The spans every Bus adapter opens while tracing is on, joined into one trace through the
+ * envelope's W3C trace context; none, and no context on the wire, while it is off. `makeBus`
+ * as for the bus contract. Tracing is process-wide: it is on only inside this describe.
+ */
+export function describeBusTracingContract(name: string, makeBus: () => Promise<Bus>): void {
+  describe(`${name} (traces)`, () => {
+    const startedBus = startedBuses(() => makeBus());
+
+    it('carries no trace context while tracing is off', async () => {
+      const service = uniqueName('svc');
+      const type = uniqueName('cmd');
+      const event = uniqueName('evt');
+      const seen: Envelope[] = [];
+      const bus = await startedBus((b) => {
+        b.handleCommand(service, type, async (command) => command.traceContext ?? null);
+        b.subscribe(service, event, async (received) => {
+          seen.push(received);
+        });
+      });
+      await expect(bus.request(createEnvelope(type, {}))).resolves.toBeNull();
+      await bus.publish(createEnvelope(event, {}));
+      await waitFor(() => seen.length === 1);
+      expect(seen[0]).not.toHaveProperty('traceContext');
+    });
+
+    describe('with tracing on', () => {
+      let recorded: SpansInMemory;
+
+      beforeAll(() => {
+        recorded = recordSpansInMemory();
+      });
+      afterAll(async () => {
+        await recorded.stop();
+      });
+      beforeEach(() => recorded.reset());
+
+      it('runs a command’s handler in a server span, child of the client span around its round trip, in the caller’s trace', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('cmd');
+        const bus = await startedBus((b) => b.handleCommand(service, type, async (command) => command.traceContext?.traceparent ?? null));
+        const caller = openSpan('caller', SpanKind.INTERNAL)!;
+        const traceparent = await caller.run(() => bus.request<string>(createEnvelope(type, {})));
+        caller.end();
+
+        await waitFor(() => recorded.spans().length === 3);
+        const spans = recorded.spans();
+        const client = named(spans, `send ${type}`);
+        const server = named(spans, `handle ${type}`);
+        const root = named(spans, 'caller');
+        expect(client.kind).toBe(SpanKind.CLIENT);
+        expect(server.kind).toBe(SpanKind.SERVER);
+        expect(new Set(spans.map((span) => span.spanContext().traceId))).toEqual(new Set([root.spanContext().traceId]));
+        expect(parentOf(client)).toBe(root.spanContext().spanId);
+        expect(parentOf(server)).toBe(client.spanContext().spanId);
+        expect(traceparent).toBe(`00-${client.spanContext().traceId}-${client.spanContext().spanId}-01`);
+        expect(server.attributes).toMatchObject({ 'messaging.destination.name': type, 'formcast.service': service });
+      });
+
+      it('marks the server span of a command that failed as an error', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('cmd');
+        const bus = await startedBus((b) =>
+          b.handleCommand(service, type, async () => {
+            throw new AppError('not_found', 'no such thing');
+          }),
+        );
+        await expect(bus.request(createEnvelope(type, {}))).rejects.toMatchObject({ code: 'not_found' });
+        await waitFor(() => recorded.spans().length === 2);
+        expect(named(recorded.spans(), `handle ${type}`).status).toMatchObject({ code: 2, message: 'no such thing' });
+        expect(named(recorded.spans(), `send ${type}`).status).toMatchObject({ code: 2 });
+      });
+
+      it('handles an event in a consumer span, child of the producer span, itself child of the context the event carried', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('evt');
+        const bus = await startedBus((b) => b.subscribe(service, type, async () => undefined));
+        // As an outbox does: the event written under a span, published later outside it.
+        const writer = openSpan('store write', SpanKind.INTERNAL)!;
+        const event = { ...createEnvelope(type, {}), traceContext: writer.traceContext() };
+        writer.end();
+        await bus.publish(event);
+
+        await waitFor(() => recorded.spans().length === 3);
+        const producer = named(recorded.spans(), `publish ${type}`);
+        const consumer = named(recorded.spans(), `process ${type}`);
+        expect(producer.kind).toBe(SpanKind.PRODUCER);
+        expect(consumer.kind).toBe(SpanKind.CONSUMER);
+        expect(parentOf(producer)).toBe(named(recorded.spans(), 'store write').spanContext().spanId);
+        expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
+        expect(consumer.spanContext().traceId).toBe(producer.spanContext().traceId);
+      });
+
+      it('publishes an event that carries no context in a trace of its own', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('cmd');
+        const bus = await startedBus((b) => b.subscribe(service, type, async () => undefined));
+        await bus.publish(createEnvelope(type, {}));
+        await waitFor(() => recorded.spans().length === 2);
+        const producer = named(recorded.spans(), `publish ${type}`);
+        expect(parentOf(producer)).toBeUndefined();
+        expect(parentOf(named(recorded.spans(), `process ${type}`))).toBe(producer.spanContext().spanId);
+      });
+    });
+  });
+}

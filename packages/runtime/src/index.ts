@@ -1,0 +1,1 @@
+export { runServiceAlone, startServiceAlone, type ServiceAlone } from './run-service-alone';

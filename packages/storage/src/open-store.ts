@@ -1,0 +1,42 @@
+import type { Connection } from 'mongoose';
+import { connectMongo } from './mongo';
+
+/** Where a service keeps its data: the same settings for every service. */
+export interface StoreSettings {
+  /** MongoDB (a replica set, for transactions) when set; otherwise SQLite in `sqliteFile`. */
+  mongoUrl?: string | undefined;
+  /** The service's own database on that server (default: the service's name). */
+  mongoDbName?: string;
+  /** Build indexes at start (see `connectMongo`); off in production, where `syncIndexes()` runs at deploy. */
+  mongoAutoIndex?: boolean;
+  /** e.g. `join(DATA_DIR, 'push.sqlite')`; created with its folder if missing. */
+  sqliteFile: string;
+}
+
+export interface StoreAdapters<S> {
+  /** The database name when the settings give none. */
+  mongoDbName: string;
+  sqlite(file: string): S;
+  /**
+   * Called only with `mongoUrl` set. Load the Mongo adapter inside it with `require`, so a
+   * process on SQLite never loads it, its models or mongoose. `require`, not `import()`: tsc
+   * keeps `import()` as Node's own in this CommonJS output, where a relative path needs its
+   * `.js` extension, which jest (running the `.ts` sources) cannot resolve.
+   */
+  mongo(connection: Connection): S;
+}
+
+/** The adapter the settings ask for, connected and with its schema in place. */
+export async function openStore<S>(settings: StoreSettings, adapters: StoreAdapters<S>): Promise<S> {
+  if (!settings.mongoUrl) return adapters.sqlite(settings.sqliteFile);
+  const connection = await connectMongo(settings.mongoUrl, {
+    dbName: settings.mongoDbName ?? adapters.mongoDbName,
+    autoIndex: settings.mongoAutoIndex ?? true,
+  });
+  try {
+    return adapters.mongo(connection);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+}

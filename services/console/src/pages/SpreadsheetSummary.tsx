@@ -1,0 +1,38 @@
+import type { ResourceDetail } from '../api/types';
+
+/** A resource's description; for a spreadsheet, its tables and their columns as a table. */
+export function SpreadsheetSummary({ resource }: { resource: ResourceDetail }) {
+  const tables = resource.generated_content_summary ?? [];
+  return (
+    <div class="summary" aria-label={`Summary of ${resource.original_filename}`}>
+      <p>
+        <strong>{resource.original_filename}</strong> · version {resource.version}
+        {resource.status ? ` · ${resource.status}` : ''}
+      </p>
+      {tables.length === 0 ? (
+        <p class="muted">No spreadsheet summary: only .xlsx files get one.</p>
+      ) : (
+        <div class="table-wrap">
+          <table aria-label="Spreadsheet summary">
+            <thead>
+              <tr>
+                <th scope="col">Table</th>
+                <th scope="col">Sheet</th>
+                <th scope="col">Columns</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tables.map((table) => (
+                <tr key={table.table_name}>
+                  <td>{table.table_name}</td>
+                  <td>{table.original_sheet_name}</td>
+                  <td>{table.columns.map((c) => `${c.column_number}. ${c.column_name}`).join(', ') || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import type {
+  DeactivationReason,
+  DeliveryStatus,
+  DestinationFormat,
+  DispatchTransportParameters,
+  HttpTransportParameters,
+} from '@formcast/contracts';
+
+/** Where a destination sends, with its parameters as the API spells them. */
+export type DestinationTransportSettings =
+  | { type: 'http_transport'; parameters: HttpTransportParameters }
+  | { type: 'dispatch_transport'; parameters: DispatchTransportParameters };
+
+/** A secret replaced by a rotation, still signing beside the new one until `expiresAt`. */
+export interface RetiredSecret {
+  secret: string;
+  expiresAt: string;
+}
+
+export interface SigningSecrets {
+  /** `whsec_<Base64 of 32 random bytes>` (Standard Webhooks). */
+  current: string;
+  retired: RetiredSecret[];
+}
+
+export interface Destination {
+  id: number;
+  orgId: number;
+  formId: number;
+  description: string | null;
+  active: boolean;
+  format: DestinationFormat;
+  transport: DestinationTransportSettings;
+  secrets: SigningSecrets;
+  deactivatedReason: DeactivationReason | null;
+  deactivatedAt: string | null;
+  /** The first failed attempt since the last success; null while healthy. */
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a new destination is made of; the store gives it its id and times. */
+export type NewDestination = Pick<Destination, 'orgId' | 'formId' | 'description' | 'format' | 'transport' | 'secrets'>;
+
+/** What an update may change (the format and the transport's type never change). */
+export interface DestinationChange {
+  description?: string | null;
+  active?: boolean;
+  transport?: DestinationTransportSettings;
+}
+
+/**
+ * One submission for one destination: at most one per (destination, submission), whatever
+ * the number of times the event comes. Its webhook id and its body are fixed at creation,
+ * so every attempt sends the same message.
+ */
+export interface Delivery {
+  id: number;
+  orgId: number;
+  formId: number;
+  destinationId: number;
+  submissionId: number;
+  webhookId: string;
+  /** `application/json`, `application/xml`; for a dispatch, the push command's payload as JSON. */
+  contentType: string;
+  body: string;
+  status: DeliveryStatus;
+  /** Attempts made since the schedule last started (at creation or a redeliver). */
+  scheduleStep: number;
+  /** Epoch ms; null when none is due (finished, or waiting for its destination to be active again). */
+  nextAttemptAt: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type NewDelivery = Pick<Delivery, 'orgId' | 'formId' | 'destinationId' | 'submissionId' | 'webhookId' | 'contentType' | 'body'>;
+
+export interface DeliveryAttempt {
+  deliveryId: number;
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  /** The first 1 KB of the answer, as text. */
+  responseBody: string | null;
+  error: string | null;
+}
+
+export interface DeliveryWithAttempts extends Delivery {
+  attempts: DeliveryAttempt[];
+}

@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { SubmissionReceivedPayload } from '@formcast/contracts';
+import { dispatchOneshot } from './dispatch-mapping';
+import { jsonBody } from './json-body';
+import type { Destination, NewDelivery } from './records';
+import { xmlBody } from './xml-body';
+
+/** A `webhook-id` as Svix gives them: `msg_` and a random id; fixed for the delivery's life. */
+export function newWebhookId(): string {
+  return `msg_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** What the destination sends for this submission, rendered once, when the delivery is made. */
+export function renderBody(submission: SubmissionReceivedPayload, destination: Destination): { contentType: string; body: string } {
+  if (destination.transport.type === 'dispatch_transport') {
+    return { contentType: 'application/json', body: JSON.stringify(dispatchOneshot(submission, destination.transport.parameters)) };
+  }
+  if (destination.format === 'xml_format') return { contentType: 'application/xml', body: xmlBody(submission) };
+  return { contentType: 'application/json', body: jsonBody(submission) };
+}
+
+export function newDelivery(submission: SubmissionReceivedPayload, destination: Destination): NewDelivery {
+  return {
+    orgId: destination.orgId,
+    formId: destination.formId,
+    destinationId: destination.id,
+    submissionId: submission.submissionId,
+    webhookId: newWebhookId(),
+    ...renderBody(submission, destination),
+  };
+}

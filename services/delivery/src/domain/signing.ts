@@ -1,0 +1,34 @@
+import { createHmac, randomBytes } from 'node:crypto';
+
+const secretPrefix = 'whsec_';
+
+/** A destination's signing secret: `whsec_` and 32 random bytes in Base64, as Standard Webhooks gives them. */
+export function generateSigningSecret(): string {
+  return secretPrefix + randomBytes(32).toString('base64');
+}
+
+/** `v1,<Base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes (Standard Webhooks). */
+export function sign(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret, 'base64');
+  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64')}`;
+}
+
+export interface WebhookHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * The three Standard Webhooks headers of one attempt: the delivery's fixed id, the time of
+ * this attempt (receivers refuse old ones, so it is not the first attempt's), and one
+ * signature per secret in force, space-separated: during a rotation's overlap a receiver
+ * holding either secret verifies it.
+ */
+export function webhookHeaders(webhookId: string, timestampSeconds: number, body: string, secrets: string[]): WebhookHeaders {
+  return {
+    'webhook-id': webhookId,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': secrets.map((secret) => sign(secret, webhookId, timestampSeconds, body)).join(' '),
+  };
+}

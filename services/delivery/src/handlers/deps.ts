@@ -1,0 +1,13 @@
+import type { FormLookup } from '../directory/form-lookup';
+import type { DeliveryStore } from '../store';
+
+export interface DeliveryDeps {
+  store: DeliveryStore;
+  forms: FormLookup;
+  /** Why a destination may not send to `uri` (see sender/address-guard.ts), or null. */
+  uriRefusal: (uri: string) => Promise<string | null>;
+  /** Called when deliveries may have come due, so they go out at once. */
+  deliveriesDue: () => void;
+  /** Epoch ms (tests move it). */
+  now: () => number;
+}

@@ -1,0 +1,4 @@
+import { runServiceAlone } from '@formcast/runtime';
+import { startDeliveryService } from './service';
+
+runServiceAlone('delivery', startDeliveryService);

@@ -1,0 +1,119 @@
+import { join } from 'node:path';
+import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
+import { deliveryCommands as commands, submissionEvents } from '@formcast/contracts';
+import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
+import type { Logger, RunningService, ServiceStarter, Settings } from '@formcast/platform';
+import { FormLookup } from './directory/form-lookup';
+import { submissionReceived } from './events/submission-received';
+import { createDestination } from './handlers/create-destination';
+import { deleteDestination } from './handlers/delete-destination';
+import type { DeliveryDeps } from './handlers/deps';
+import { getDestination } from './handlers/get-destination';
+import { listDeliveries } from './handlers/list-deliveries';
+import { listDestinations } from './handlers/list-destinations';
+import { redeliver } from './handlers/redeliver';
+import { rotateSecret } from './handlers/rotate-secret';
+import { updateDestination } from './handlers/update-destination';
+import { uriRefusal, type Resolver } from './sender/address-guard';
+import { HttpSender } from './sender/http-sender';
+import { openDeliveryStore } from './store/open-delivery-store';
+import { attemptDelivery } from './worker/attempt-delivery';
+import { DeliveryWorker } from './worker/delivery-worker';
+
+export const deliveryServiceName = 'delivery';
+
+const commandHandlers: CommandHandlers<typeof commands, DeliveryDeps> = {
+  [commands.listDestinations]: listDestinations,
+  [commands.getDestination]: getDestination,
+  [commands.createDestination]: createDestination,
+  [commands.updateDestination]: updateDestination,
+  [commands.deleteDestination]: deleteDestination,
+  [commands.rotateDestinationSecret]: rotateSecret,
+  [commands.listDeliveries]: listDeliveries,
+  [commands.redeliver]: redeliver,
+};
+
+/** The creates that answer once per Idempotency-Key. */
+const idempotentCommands = [commands.createDestination];
+
+/**
+ * Serves the destination and delivery-log commands (Idempotency-Keys from `idempotencyKeys`),
+ * and takes submissions as push announces them.
+ */
+export function registerDeliveryService(bus: Bus, deps: DeliveryDeps, idempotencyKeys?: IdempotencyStore): void {
+  registerServiceHandlers(bus, deliveryServiceName, deps, {
+    commands: withIdempotencyKeys(commandHandlers, idempotentCommands, idempotencyKeys),
+    events: { [submissionEvents.submissionReceived]: submissionReceived },
+  });
+}
+
+export interface DeliveryServiceOptions {
+  /** How often the worker looks for retries come due (default 1 s). */
+  pollMs?: number;
+  /** Name resolution for destinations (tests play DNS with it); default: the system's. */
+  resolve?: Resolver;
+  /** Epoch ms (tests move it). */
+  now?: () => number;
+}
+
+/**
+ * The delivery service on its settings: its store (MongoDB when MONGO_URL is set, else
+ * `delivery.sqlite` under DATA_DIR), the HTTP sender, and the worker, which starts
+ * attempting once the bus is up and stops (after the attempts under way) before the store
+ * closes.
+ */
+export async function startDelivery(
+  { bus, settings, logger }: { bus: Bus; settings: Settings; logger: Logger },
+  options: DeliveryServiceOptions = {},
+): Promise<RunningService> {
+  const log = logger.child({ service: deliveryServiceName });
+  const store = await openDeliveryStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'delivery.sqlite') });
+  const idempotencyKeys = await openIdempotencyStore({
+    mongoUrl: settings.MONGO_URL,
+    mongoDbName: 'delivery',
+    sqliteFile: join(settings.DATA_DIR, 'delivery-idempotency.sqlite'),
+  });
+  const now = options.now ?? Date.now;
+  const allowPrivate = settings.DELIVERY_ALLOW_PRIVATE_NETWORKS;
+  const http = new HttpSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, allowPrivateNetworks: allowPrivate, resolve: options.resolve });
+  const worker = new DeliveryWorker(store, attemptDelivery({ http, bus, commandTimeoutMs: settings.COMMAND_TIMEOUT_MS, now }), {
+    concurrency: settings.DELIVERY_CONCURRENCY,
+    perDestination: settings.DELIVERY_DESTINATION_CONCURRENCY,
+    perOrganization: settings.DELIVERY_ORGANIZATION_CONCURRENCY,
+    // An attempt is cut at its timeout, and recorded within seconds: past that, its worker
+    // is gone. Short, because a killed worker's leases hold its deliveries, and count against
+    // their destinations' concurrency, until they end. A worker stalled past its lease has
+    // the delivery sent again (with the same webhook-id): at least once, as ever.
+    leaseMs: Math.max(settings.DELIVERY_TIMEOUT_MS, settings.COMMAND_TIMEOUT_MS) + 5_000,
+    pollMs: options.pollMs,
+    now,
+    ready: () => bus.isReady(),
+    logger: log,
+  });
+  registerDeliveryService(
+    bus,
+    {
+      store,
+      forms: new FormLookup(bus, settings.COMMAND_TIMEOUT_MS),
+      uriRefusal: (uri) => uriRefusal(uri, allowPrivate, options.resolve),
+      deliveriesDue: () => worker.wake(),
+      now,
+    },
+    idempotencyKeys,
+  );
+  worker.start();
+  log.info({ allowPrivateNetworks: allowPrivate, timeoutMs: settings.DELIVERY_TIMEOUT_MS }, 'delivery ready');
+  return {
+    name: deliveryServiceName,
+    ping: () => store.ping(),
+    stop: async () => {
+      await worker.stop();
+      await http.close();
+      await store.close();
+      await idempotencyKeys.close();
+    },
+  };
+}
+
+/** What embedded mode and main.ts start. */
+export const startDeliveryService: ServiceStarter<Bus> = (context) => startDelivery(context);

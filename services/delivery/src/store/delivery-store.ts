@@ -1,0 +1,101 @@
+import type { AttemptOutcome } from '../domain/attempt-outcome';
+import type { DueCandidate, InFlight } from '../domain/fair-selection';
+import type {
+  Delivery,
+  DeliveryAttempt,
+  DeliveryWithAttempts,
+  Destination,
+  DestinationChange,
+  NewDelivery,
+  NewDestination,
+} from '../domain/records';
+
+/** A delivery taken by one worker for one attempt, with its destination as it is now. */
+export interface ClaimedDelivery {
+  delivery: Delivery;
+  destination: Destination;
+  /** Names this claim: only its holder's outcome changes the delivery (see `recordAttempt`). */
+  claimToken: string;
+}
+
+export type NewAttempt = Omit<DeliveryAttempt, 'deliveryId'>;
+
+/** A page of a delivery log: how many to skip, how many to give. */
+export interface PageRequest {
+  offset: number;
+  limit: number;
+}
+
+export interface DeliveryLogPage {
+  /** Deliveries of the destination in all. */
+  total: number;
+  deliveries: DeliveryWithAttempts[];
+}
+
+/** The most attempts kept per delivery (the newest); a delivery makes 8 per schedule. */
+export const attemptsKeptPerDelivery = 50;
+
+/**
+ * The delivery service's store port: destinations (with their signing secrets),
+ * deliveries (one per destination and submission), their attempts, and the schedule,
+ * which lives here so it survives any restart. Destinations are scoped by organization
+ * and form: another's id behaves as unknown. Times named `now` are epoch ms.
+ *
+ * Deliveries are taken with a lease (`claim`): a delivery claimed by one worker is not
+ * due for any other until its lease ends, so two replicas never attempt it at once, and
+ * one whose worker died is taken again when its lease ends.
+ *
+ * A destination that is not active keeps its pending deliveries without a due time
+ * (nothing is attempted); made active again, they are due at once.
+ *
+ * Errors: AppError('not_found') for an unknown destination or delivery; nothing changes
+ * when a method throws.
+ */
+export interface DeliveryStore {
+  /** Ascending by id. */
+  listDestinations(orgId: number, formId: number): Promise<Destination[]>;
+  getDestination(orgId: number, formId: number, destinationId: number): Promise<Destination | null>;
+  /** A create already applied under `commandId` (a command delivered twice) returns that destination. */
+  createDestination(input: NewDestination, commandId: string): Promise<Destination>;
+  updateDestination(orgId: number, formId: number, destinationId: number, change: DestinationChange): Promise<Destination>;
+  /**
+   * A new signing secret; the one it replaces signs beside it for `overlapMs`. A rotation
+   * already applied under `commandId` returns the destination without rotating again.
+   */
+  rotateSecret(orgId: number, formId: number, destinationId: number, overlapMs: number, commandId: string): Promise<Destination>;
+  /** With its deliveries and their attempts. */
+  deleteDestination(orgId: number, formId: number, destinationId: number): Promise<void>;
+  /** The active destinations of a form, ascending by id: where its submissions go. */
+  activeDestinations(orgId: number, formId: number): Promise<Destination[]>;
+
+  /**
+   * Pending deliveries, due at `now`. One of a (destination, submission) pair that has a
+   * delivery already is not made again (the event came twice): returns how many were new.
+   */
+  createDeliveries(deliveries: NewDelivery[], now: number): Promise<number>;
+  /**
+   * Deliveries due at `now`, not leased, of active destinations; oldest due first, at
+   * most `perDestination` of each destination and `limit` in all.
+   */
+  dueDeliveries(now: number, perDestination: number, limit: number): Promise<DueCandidate[]>;
+  /** Deliveries leased at `now` (attempts under way in any replica), counted. */
+  inFlight(now: number): Promise<InFlight>;
+  /** Leases those of `ids` still due and free until `leaseUntil`; returns those it leased. */
+  claim(ids: number[], now: number, leaseUntil: number): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an attempt, and its outcome: the delivery's status, next due time and schedule
+   * step, one further unless the outcome is deferred (only if the claim is still the
+   * delivery's: a lease that ran out and was taken by another worker leaves the delivery to
+   * that one), the destination's health (always). Keeps the newest
+   * `attemptsKeptPerDelivery` attempts.
+   */
+  recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void>;
+  /** A destination's deliveries, newest first, with their attempts oldest first. */
+  listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage>;
+  /** Pending again, due at `now`, at the start of its schedule (same webhook id, same body). */
+  redeliver(orgId: number, formId: number, destinationId: number, deliveryId: number, now: number): Promise<DeliveryWithAttempts>;
+
+  /** Readiness: the store answers. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import { MongoStore, nextMongoId } from '@formcast/storage';
+import type { ClientSession, Connection } from 'mongoose';
+import type { AttemptOutcome, DestinationHealthChange } from '../domain/attempt-outcome';
+import type { DueCandidate, InFlight } from '../domain/fair-selection';
+import type { Delivery, DeliveryWithAttempts, Destination, DestinationChange, DestinationTransportSettings, NewDelivery, NewDestination } from '../domain/records';
+import { rotateSecrets } from '../domain/signing-secrets';
+import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryStore, type NewAttempt, type PageRequest } from './delivery-store';
+import { deliveryModels, type DeliveryDoc, type DeliveryModels, type DestinationDoc } from './mongo-models';
+import { deliveryNotFound, destinationNotFound } from './store-errors';
+
+const duplicateKey = 11000;
+
+/**
+ * The delivery store on MongoDB (distributed mode): `destinations`, and `deliveries` with
+ * their attempts inside. Leases are conditional updates, so any number of replicas can
+ * claim at once; changes spanning both collections run in transactions (a replica set).
+ */
+export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements DeliveryStore {
+  constructor(connection: Connection) {
+    super(connection, deliveryModels, 'delivery');
+  }
+
+  // Destinations ------------------------------------------------------------------------
+
+  async listDestinations(orgId: number, formId: number): Promise<Destination[]> {
+    await this.ready;
+    const docs = await this.models.Destination.find({ orgId, formId }).sort({ _id: 1 }).lean<DestinationDoc[]>();
+    return docs.map(destinationFromDoc);
+  }
+
+  async getDestination(orgId: number, formId: number, destinationId: number): Promise<Destination | null> {
+    const doc = await this.destinationDoc(orgId, formId, destinationId);
+    return doc ? destinationFromDoc(doc) : null;
+  }
+
+  async createDestination(input: NewDestination, commandId: string): Promise<Destination> {
+    await this.ready;
+    const { Destination } = this.models;
+    const done = await Destination.findOne({ orgId: input.orgId, commandId }).lean<DestinationDoc>();
+    if (done) return destinationFromDoc(done);
+    const at = new Date();
+    const doc: DestinationDoc = {
+      _id: await nextMongoId(this.connection, 'destinations'),
+      orgId: input.orgId,
+      formId: input.formId,
+      description: input.description,
+      active: true,
+      format: input.format,
+      transportType: input.transport.type,
+      transportParameters: JSON.stringify(input.transport.parameters),
+      secret: input.secrets.current,
+      retiredSecrets: input.secrets.retired.map((retired) => ({ secret: retired.secret, expiresAt: new Date(retired.expiresAt) })),
+      deactivatedReason: null,
+      deactivatedAt: null,
+      failingSince: null,
+      commandId,
+      rotationCommandId: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+    try {
+      await Destination.create(doc);
+    } catch (error) {
+      // The same command handled by another replica at the same time.
+      if (!isDuplicateKey(error)) throw error;
+      const first = await Destination.findOne({ orgId: input.orgId, commandId }).lean<DestinationDoc>();
+      if (!first) throw error;
+      return destinationFromDoc(first);
+    }
+    return destinationFromDoc(doc);
+  }
+
+  async updateDestination(orgId: number, formId: number, destinationId: number, change: DestinationChange): Promise<Destination> {
+    return this.transaction(async (session) => {
+      const current = await this.destinationDoc(orgId, formId, destinationId, session);
+      if (!current) throw destinationNotFound(destinationId);
+      const now = new Date();
+      const set: Partial<DestinationDoc> = { updatedAt: now };
+      if (change.description !== undefined) set.description = change.description;
+      if (change.transport) set.transportParameters = JSON.stringify(change.transport.parameters);
+      const { Destination, Delivery } = this.models;
+      if (change.active === true && !current.active) {
+        Object.assign(set, { active: true, deactivatedReason: null, deactivatedAt: null, failingSince: null });
+        await Delivery.updateMany(
+          { destinationId, status: 'pending', nextAttemptAt: null },
+          { $set: { nextAttemptAt: now } },
+          { session },
+        );
+      } else if (change.active === false && current.active) {
+        await this.deactivate(destinationId, null, now, session);
+      }
+      const after = await Destination.findOneAndUpdate({ _id: destinationId }, { $set: set }, { returnDocument: 'after', session }).lean<DestinationDoc>();
+      if (!after) throw destinationNotFound(destinationId);
+      return destinationFromDoc(after);
+    });
+  }
+
+  async rotateSecret(orgId: number, formId: number, destinationId: number, overlapMs: number, commandId: string): Promise<Destination> {
+    return this.transaction(async (session) => {
+      const current = await this.destinationDoc(orgId, formId, destinationId, session);
+      if (!current) throw destinationNotFound(destinationId);
+      if (current.rotationCommandId === commandId) return destinationFromDoc(current);
+      const now = Date.now();
+      const secrets = rotateSecrets(destinationFromDoc(current).secrets, now, overlapMs);
+      const after = await this.models.Destination.findOneAndUpdate(
+        { _id: destinationId },
+        {
+          $set: {
+            secret: secrets.current,
+            retiredSecrets: secrets.retired.map((retired) => ({ secret: retired.secret, expiresAt: new Date(retired.expiresAt) })),
+            rotationCommandId: commandId,
+            updatedAt: new Date(now),
+          },
+        },
+        { returnDocument: 'after', session },
+      ).lean<DestinationDoc>();
+      if (!after) throw destinationNotFound(destinationId);
+      return destinationFromDoc(after);
+    });
+  }
+
+  async deleteDestination(orgId: number, formId: number, destinationId: number): Promise<void> {
+    await this.transaction(async (session) => {
+      const deleted = await this.models.Destination.deleteOne({ _id: destinationId, orgId, formId }, { session });
+      if (deleted.deletedCount === 0) throw destinationNotFound(destinationId);
+      await this.models.Delivery.deleteMany({ destinationId }, { session });
+    });
+  }
+
+  async activeDestinations(orgId: number, formId: number): Promise<Destination[]> {
+    await this.ready;
+    const docs = await this.models.Destination.find({ orgId, formId, active: true }).sort({ _id: 1 }).lean<DestinationDoc[]>();
+    return docs.map(destinationFromDoc);
+  }
+
+  // Deliveries --------------------------------------------------------------------------
+
+  async createDeliveries(deliveries: NewDelivery[], now: number): Promise<number> {
+    await this.ready;
+    const { Delivery } = this.models;
+    const at = new Date(now);
+    let created = 0;
+    for (const delivery of deliveries) {
+      const exists = await Delivery.exists({ destinationId: delivery.destinationId, submissionId: delivery.submissionId });
+      if (exists) continue;
+      const doc: DeliveryDoc = {
+        _id: await nextMongoId(this.connection, 'deliveries'),
+        ...delivery,
+        status: 'pending',
+        scheduleStep: 0,
+        nextAttemptAt: at,
+        claimedUntil: new Date(0),
+        claimToken: null,
+        attempts: [],
+        createdAt: at,
+        updatedAt: at,
+      };
+      try {
+        await Delivery.create(doc);
+        created += 1;
+      } catch (error) {
+        // The same event handled by another replica at the same time: one delivery.
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    return created;
+  }
+
+  async dueDeliveries(now: number, perDestination: number, limit: number): Promise<DueCandidate[]> {
+    await this.ready;
+    const at = new Date(now);
+    const rows = await this.models.Delivery.aggregate<{ _id: number; orgId: number; destinationId: number }>([
+      { $match: { status: 'pending', nextAttemptAt: { $lte: at }, claimedUntil: { $lte: at } } },
+      { $setWindowFields: { partitionBy: '$destinationId', sortBy: { nextAttemptAt: 1, _id: 1 }, output: { place: { $documentNumber: {} } } } },
+      { $match: { place: { $lte: perDestination } } },
+      { $sort: { nextAttemptAt: 1, _id: 1 } },
+      { $lookup: { from: 'destinations', localField: 'destinationId', foreignField: '_id', as: 'destination' } },
+      { $match: { 'destination.active': true } },
+      { $limit: limit },
+      { $project: { orgId: 1, destinationId: 1 } },
+    ]);
+    return rows.map((row) => ({ id: row._id, orgId: row.orgId, destinationId: row.destinationId }));
+  }
+
+  async inFlight(now: number): Promise<InFlight> {
+    await this.ready;
+    const rows = await this.models.Delivery.aggregate<{ _id: { orgId: number; destinationId: number }; n: number }>([
+      { $match: { status: 'pending', claimedUntil: { $gt: new Date(now) } } },
+      { $group: { _id: { orgId: '$orgId', destinationId: '$destinationId' }, n: { $sum: 1 } } },
+    ]);
+    const inFlight: InFlight = { byDestination: new Map(), byOrganization: new Map() };
+    for (const { _id: key, n } of rows) {
+      inFlight.byDestination.set(key.destinationId, n);
+      inFlight.byOrganization.set(key.orgId, (inFlight.byOrganization.get(key.orgId) ?? 0) + n);
+    }
+    return inFlight;
+  }
+
+  async claim(ids: number[], now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    await this.ready;
+    const { Delivery, Destination } = this.models;
+    const claimToken = randomUUID();
+    const at = new Date(now);
+    // Each document changes atomically: of two replicas claiming the same one, one wins.
+    await Delivery.updateMany(
+      { _id: { $in: ids }, status: 'pending', nextAttemptAt: { $lte: at }, claimedUntil: { $lte: at } },
+      { $set: { claimedUntil: new Date(leaseUntil), claimToken } },
+    );
+    const claimed = await Delivery.find({ _id: { $in: ids }, claimToken }, { attempts: 0 }).lean<DeliveryDoc[]>();
+    const destinationIds = [...new Set(claimed.map((doc) => doc.destinationId))];
+    const destinations = new Map(
+      (await Destination.find({ _id: { $in: destinationIds } }).lean<DestinationDoc[]>()).map((doc) => [doc._id, destinationFromDoc(doc)]),
+    );
+    return claimed.flatMap((doc) => {
+      const destination = destinations.get(doc.destinationId);
+      return destination ? [{ delivery: deliveryFromDoc(doc), destination, claimToken }] : [];
+    });
+  }
+
+  async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
+    await this.transaction(async (session) => {
+      const { Delivery } = this.models;
+      const attemptDoc = { ...attempt, attemptedAt: new Date(attempt.attemptedAt) };
+      const push = { attempts: { $each: [attemptDoc], $slice: -attemptsKeptPerDelivery } };
+      const mine = await Delivery.findOneAndUpdate(
+        { _id: claim.deliveryId, claimToken: claim.claimToken },
+        {
+          $push: push,
+          $set: {
+            status: outcome.status,
+            nextAttemptAt: outcome.nextAttemptAt === null ? null : new Date(outcome.nextAttemptAt),
+            claimedUntil: new Date(0),
+            claimToken: null,
+            updatedAt: attemptDoc.attemptedAt,
+          },
+          $inc: { scheduleStep: outcome.deferred ? 0 : 1 },
+        },
+        { projection: { destinationId: 1 }, session },
+      ).lean<Pick<DeliveryDoc, 'destinationId'>>();
+      const delivery = mine ?? (await Delivery.findOneAndUpdate({ _id: claim.deliveryId }, { $push: push }, { projection: { destinationId: 1 }, session }).lean<Pick<DeliveryDoc, 'destinationId'>>());
+      if (!delivery) return; // deleted with its destination meanwhile
+      await this.applyHealth(delivery.destinationId, outcome.health, session);
+    });
+  }
+
+  async listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage> {
+    if (!(await this.destinationDoc(orgId, formId, destinationId))) throw destinationNotFound(destinationId);
+    const { Delivery } = this.models;
+    const [total, docs] = await Promise.all([
+      Delivery.countDocuments({ destinationId }),
+      Delivery.find({ destinationId }).sort({ _id: -1 }).skip(page.offset).limit(page.limit).lean<DeliveryDoc[]>(),
+    ]);
+    return { total, deliveries: docs.map(deliveryWithAttemptsFromDoc) };
+  }
+
+  async redeliver(orgId: number, formId: number, destinationId: number, deliveryId: number, now: number): Promise<DeliveryWithAttempts> {
+    const destination = await this.destinationDoc(orgId, formId, destinationId);
+    if (!destination) throw destinationNotFound(destinationId);
+    const at = new Date(now);
+    const doc = await this.models.Delivery.findOneAndUpdate(
+      { _id: deliveryId, destinationId },
+      {
+        $set: {
+          status: 'pending',
+          scheduleStep: 0,
+          nextAttemptAt: destination.active ? at : null,
+          claimedUntil: new Date(0),
+          claimToken: null,
+          updatedAt: at,
+        },
+      },
+      { returnDocument: 'after' },
+    ).lean<DeliveryDoc>();
+    if (!doc) throw deliveryNotFound(deliveryId);
+    return deliveryWithAttemptsFromDoc(doc);
+  }
+
+  // Shared steps -----------------------------------------------------------------------
+
+  private async destinationDoc(orgId: number, formId: number, destinationId: number, session?: ClientSession): Promise<DestinationDoc | null> {
+    await this.ready;
+    return this.models.Destination.findOne({ _id: destinationId, orgId, formId }, null, { session: session ?? null }).lean<DestinationDoc>();
+  }
+
+  private async applyHealth(destinationId: number, health: DestinationHealthChange, session: ClientSession): Promise<void> {
+    const { Destination } = this.models;
+    switch (health.kind) {
+      case 'healthy':
+        await Destination.updateOne({ _id: destinationId, failingSince: { $ne: null } }, { $set: { failingSince: null } }, { session });
+        return;
+      case 'failing':
+        await this.markFailing(destinationId, health.at, session);
+        return;
+      case 'unchanged':
+        return;
+      case 'gone':
+        if (await Destination.exists({ _id: destinationId, active: true }).session(session)) {
+          await this.deactivate(destinationId, 'gone', new Date(health.at), session);
+        }
+        return;
+      case 'failing_for_good':
+        await this.markFailing(destinationId, health.at, session);
+        if (await Destination.exists({ _id: destinationId, active: true, failingSince: { $lte: new Date(health.cutoff) } }).session(session)) {
+          await this.deactivate(destinationId, 'failing', new Date(health.at), session);
+        }
+        return;
+    }
+  }
+
+  private async markFailing(destinationId: number, at: string, session: ClientSession): Promise<void> {
+    await this.models.Destination.updateOne({ _id: destinationId, failingSince: null }, { $set: { failingSince: new Date(at) } }, { session });
+  }
+
+  /** Inactive from `at`; its pending deliveries wait, with no due time, until it is active again. */
+  private async deactivate(destinationId: number, reason: DestinationDoc['deactivatedReason'], at: Date, session: ClientSession): Promise<void> {
+    await this.models.Destination.updateOne(
+      { _id: destinationId },
+      { $set: { active: false, deactivatedReason: reason, deactivatedAt: at, updatedAt: at } },
+      { session },
+    );
+    await this.models.Delivery.updateMany({ destinationId, status: 'pending' }, { $set: { nextAttemptAt: null } }, { session });
+  }
+}
+
+function isDuplicateKey(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === duplicateKey;
+}
+
+function destinationFromDoc(doc: DestinationDoc): Destination {
+  const { _id, transportType, transportParameters, secret, retiredSecrets, deactivatedAt, failingSince, createdAt, updatedAt, ...fields } = doc;
+  const { commandId: _commandId, rotationCommandId: _rotationCommandId, ...kept } = fields;
+  return {
+    id: _id,
+    ...kept,
+    transport: { type: transportType, parameters: JSON.parse(transportParameters) } as DestinationTransportSettings,
+    secrets: { current: secret, retired: retiredSecrets.map((retired) => ({ secret: retired.secret, expiresAt: retired.expiresAt.toISOString() })) },
+    deactivatedAt: deactivatedAt?.toISOString() ?? null,
+    failingSince: failingSince?.toISOString() ?? null,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
+  };
+}
+
+function deliveryFromDoc(doc: DeliveryDoc): Delivery {
+  const { _id, nextAttemptAt, claimedUntil: _claimedUntil, claimToken: _claimToken, attempts: _attempts, createdAt, updatedAt, ...fields } = doc;
+  return { id: _id, ...fields, nextAttemptAt: nextAttemptAt?.getTime() ?? null, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
+}
+
+function deliveryWithAttemptsFromDoc(doc: DeliveryDoc): DeliveryWithAttempts {
+  return {
+    ...deliveryFromDoc(doc),
+    attempts: doc.attempts.map((attempt) => ({ deliveryId: doc._id, ...attempt, attemptedAt: attempt.attemptedAt.toISOString() })),
+  };
+}

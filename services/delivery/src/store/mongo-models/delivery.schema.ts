@@ -1,0 +1,62 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+import { registeredModel } from '@formcast/storage';
+import type { Delivery, DeliveryAttempt } from '../../domain/records';
+
+/** An attempt, kept inside its delivery (the newest `attemptsKeptPerDelivery`). */
+export type AttemptDoc = Omit<DeliveryAttempt, 'deliveryId' | 'attemptedAt'> & { attemptedAt: Date };
+
+/** A delivery with its lease (`claimedUntil`, `claimToken`: see DeliveryStore) and its attempts; times as dates. */
+export type DeliveryDoc = Omit<Delivery, 'id' | 'nextAttemptAt' | 'createdAt' | 'updatedAt'> & {
+  _id: number;
+  nextAttemptAt: Date | null;
+  claimedUntil: Date;
+  claimToken: string | null;
+  attempts: AttemptDoc[];
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+const attemptSchema = new Schema<AttemptDoc>(
+  {
+    attemptedAt: { type: Date, required: true },
+    statusCode: { type: Number, default: null },
+    durationMs: { type: Number, required: true },
+    responseBody: { type: String, default: null },
+    error: { type: String, default: null },
+  },
+  { _id: false },
+);
+
+export const deliverySchema = new Schema<DeliveryDoc>(
+  {
+    _id: { type: Number, required: true },
+    orgId: { type: Number, required: true },
+    formId: { type: Number, required: true },
+    destinationId: { type: Number, required: true },
+    submissionId: { type: Number, required: true },
+    webhookId: { type: String, required: true },
+    contentType: { type: String, required: true },
+    body: { type: String, default: '' },
+    status: { type: String, required: true, enum: ['pending', 'succeeded', 'failed'] },
+    scheduleStep: { type: Number, required: true },
+    nextAttemptAt: { type: Date, default: null },
+    claimedUntil: { type: Date, required: true },
+    claimToken: { type: String, default: null },
+    attempts: { type: [attemptSchema], default: [] },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+// One delivery per destination and submission, however often the event comes.
+deliverySchema.index({ destinationId: 1, submissionId: 1 }, { unique: true });
+// What is due; what is leased (attempts under way).
+deliverySchema.index({ status: 1, nextAttemptAt: 1 });
+deliverySchema.index({ status: 1, claimedUntil: 1 });
+// A destination's log, newest first.
+deliverySchema.index({ destinationId: 1, _id: -1 });
+
+export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
+  return registeredModel(connection, 'Delivery', deliverySchema, 'deliveries');
+}

@@ -1,0 +1,13 @@
+import type { Connection } from 'mongoose';
+import { deliveryModel } from './delivery.schema';
+import { destinationModel } from './destination.schema';
+
+export type { AttemptDoc, DeliveryDoc } from './delivery.schema';
+export type { DestinationDoc } from './destination.schema';
+
+/** The delivery service's models on one connection, registered there once. */
+export function deliveryModels(connection: Connection) {
+  return { Destination: destinationModel(connection), Delivery: deliveryModel(connection) };
+}
+
+export type DeliveryModels = ReturnType<typeof deliveryModels>;

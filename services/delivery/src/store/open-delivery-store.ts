@@ -1,0 +1,17 @@
+import { openStore, type StoreSettings } from '@formcast/storage';
+import type { DeliveryStore } from './delivery-store';
+import { SqliteDeliveryStore } from './sqlite-delivery-store';
+
+export type DeliveryStoreSettings = StoreSettings;
+
+/** The adapter the settings ask for, connected and with its schema in place. */
+export function openDeliveryStore(settings: DeliveryStoreSettings): Promise<DeliveryStore> {
+  return openStore<DeliveryStore>(settings, {
+    mongoDbName: 'delivery',
+    sqlite: (file) => new SqliteDeliveryStore(file),
+    mongo: (connection) => {
+      const { MongoDeliveryStore } = require('./mongo-delivery-store') as typeof import('./mongo-delivery-store');
+      return new MongoDeliveryStore(connection);
+    },
+  });
+}

@@ -1,0 +1,404 @@
+import { randomUUID } from 'node:crypto';
+import { isAppError } from '@formcast/platform';
+import { attemptOutcome } from '../../src/domain/attempt-outcome';
+import type { NewDelivery, NewDestination } from '../../src/domain/records';
+import { newSigningSecrets } from '../../src/domain/signing-secrets';
+import { attemptsKeptPerDelivery, type DeliveryStore, type NewAttempt } from '../../src/store';
+
+/**
+ * The behaviour every DeliveryStore adapter must have: one suite, run against each adapter
+ * (see the port's doc comment in src/store/delivery-store.ts for the rules checked here).
+ * `makeStore` gives a fresh, empty store for each test; the suite closes it afterwards.
+ */
+export function describeDeliveryStoreContract(name: string, makeStore: () => Promise<DeliveryStore>): void {
+  describe(name, () => {
+    let store: DeliveryStore;
+
+    beforeEach(async () => {
+      store = await makeStore();
+    });
+
+    afterEach(async () => {
+      await store.close();
+    });
+
+    // Fixtures ---------------------------------------------------------------------------
+
+    const orgId = 11;
+    const otherOrgId = 12;
+    const formId = 21;
+    const otherFormId = 22;
+    const t0 = Date.parse('2026-05-04T10:00:00.000Z');
+    const lease = 60_000;
+
+    function destinationInput(extra: Partial<NewDestination> = {}): NewDestination {
+      return {
+        orgId,
+        formId,
+        description: 'CRM',
+        format: 'json_format',
+        transport: { type: 'http_transport', parameters: { uri: 'https://crm.example.com/hook', headers: { 'X-Key.$v': 'k' } } },
+        secrets: newSigningSecrets(),
+        ...extra,
+      };
+    }
+
+    const createDestination = (extra: Partial<NewDestination> = {}) => store.createDestination(destinationInput(extra), randomUUID());
+
+    function delivery(destinationId: number, submissionId: number, extra: Partial<NewDelivery> = {}): NewDelivery {
+      return {
+        orgId,
+        formId,
+        destinationId,
+        submissionId,
+        webhookId: `msg_${destinationId}_${submissionId}`,
+        contentType: 'application/json',
+        body: `{"submission":${submissionId}}`,
+        ...extra,
+      };
+    }
+
+    function attempt(at: number, extra: Partial<NewAttempt> = {}): NewAttempt {
+      return { attemptedAt: new Date(at).toISOString(), statusCode: 500, durationMs: 12, responseBody: 'oops', error: null, ...extra };
+    }
+
+    async function expectNotFound(promise: Promise<unknown>): Promise<void> {
+      const error = await promise.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(isAppError(error) && error.code).toBe('not_found');
+    }
+
+    /** Claims everything due at `now`, as one worker would. */
+    async function claimDue(now: number, perDestination = 100) {
+      const due = await store.dueDeliveries(now, perDestination, 1000);
+      return store.claim(
+        due.map((candidate) => candidate.id),
+        now,
+        now + lease,
+      );
+    }
+
+    // Destinations -------------------------------------------------------------------------
+
+    it('creates destinations of a form with their secrets, listed and shown only within their organization and form', async () => {
+      const first = await createDestination();
+      const second = await createDestination({ description: null, format: 'xml_format' });
+      await createDestination({ formId: otherFormId });
+      await createDestination({ orgId: otherOrgId });
+      expect(first).toMatchObject({
+        orgId,
+        formId,
+        description: 'CRM',
+        active: true,
+        format: 'json_format',
+        transport: { type: 'http_transport', parameters: { uri: 'https://crm.example.com/hook', headers: { 'X-Key.$v': 'k' } } },
+        deactivatedReason: null,
+        deactivatedAt: null,
+        failingSince: null,
+      });
+      expect(first.secrets.current).toMatch(/^whsec_/);
+      expect(Date.parse(first.createdAt)).not.toBeNaN();
+      expect((await store.listDestinations(orgId, formId)).map((d) => d.id)).toEqual([first.id, second.id]);
+      expect(await store.getDestination(orgId, formId, first.id)).toEqual(first);
+      expect(await store.getDestination(otherOrgId, formId, first.id)).toBeNull();
+      expect(await store.getDestination(orgId, otherFormId, first.id)).toBeNull();
+    });
+
+    it('creates once per command id', async () => {
+      const commandId = randomUUID();
+      const first = await store.createDestination(destinationInput(), commandId);
+      const again = await store.createDestination(destinationInput(), commandId);
+      expect(again).toEqual(first);
+      expect(await store.listDestinations(orgId, formId)).toHaveLength(1);
+    });
+
+    it('updates the description and the transport parameters', async () => {
+      const created = await createDestination();
+      const updated = await store.updateDestination(orgId, formId, created.id, {
+        description: null,
+        transport: { type: 'http_transport', parameters: { uri: 'https://crm.example.com/v2' } },
+      });
+      expect(updated).toMatchObject({ description: null, transport: { parameters: { uri: 'https://crm.example.com/v2' } }, active: true });
+      expect(updated.secrets).toEqual(created.secrets);
+      expect(await store.getDestination(orgId, formId, created.id)).toEqual(updated);
+      await expectNotFound(store.updateDestination(otherOrgId, formId, created.id, { description: 'x' }));
+    });
+
+    it('rotates the secret, the old one retired for the overlap, once per command id', async () => {
+      const created = await createDestination();
+      const commandId = randomUUID();
+      const before = Date.now();
+      const rotated = await store.rotateSecret(orgId, formId, created.id, 3_600_000, commandId);
+      expect(rotated.secrets.current).not.toBe(created.secrets.current);
+      expect(rotated.secrets.retired).toHaveLength(1);
+      expect(rotated.secrets.retired[0]!.secret).toBe(created.secrets.current);
+      const expiresAt = Date.parse(rotated.secrets.retired[0]!.expiresAt);
+      expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000);
+      expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
+      expect(await store.rotateSecret(orgId, formId, created.id, 3_600_000, commandId)).toEqual(rotated);
+      expect((await store.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
+      await expectNotFound(store.rotateSecret(otherOrgId, formId, created.id, 0, randomUUID()));
+    });
+
+    it('deletes a destination with its deliveries', async () => {
+      const created = await createDestination();
+      const kept = await createDestination();
+      await store.createDeliveries([delivery(created.id, 1), delivery(kept.id, 1)], t0);
+      await expectNotFound(store.deleteDestination(otherOrgId, formId, created.id));
+      await store.deleteDestination(orgId, formId, created.id);
+      expect(await store.getDestination(orgId, formId, created.id)).toBeNull();
+      await expectNotFound(store.deleteDestination(orgId, formId, created.id));
+      expect((await claimDue(t0)).map((claim) => claim.destination.id)).toEqual([kept.id]);
+    });
+
+    // Deliveries ---------------------------------------------------------------------------
+
+    it('makes one delivery per destination and submission, however often asked', async () => {
+      const destination = await createDestination();
+      expect(await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0)).toBe(2);
+      expect(await store.createDeliveries([delivery(destination.id, 1, { webhookId: 'msg_other' })], t0 + 1000)).toBe(0);
+      const { total, deliveries } = await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 });
+      expect(total).toBe(2);
+      expect(deliveries.map((d) => [d.submissionId, d.webhookId])).toEqual([
+        [2, `msg_${destination.id}_2`],
+        [1, `msg_${destination.id}_1`],
+      ]);
+      expect(deliveries[0]).toMatchObject({
+        status: 'pending',
+        scheduleStep: 0,
+        nextAttemptAt: t0,
+        contentType: 'application/json',
+        body: '{"submission":2}',
+        attempts: [],
+      });
+    });
+
+    it('gives each due delivery to one claimer until its lease ends', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      expect(await store.dueDeliveries(t0 - 1, 10, 10)).toEqual([]);
+      const [claim] = await claimDue(t0);
+      expect(claim).toMatchObject({ delivery: { submissionId: 1, status: 'pending' }, destination: { id: destination.id } });
+      expect(claim!.destination.secrets).toEqual(destination.secrets);
+      expect(await claimDue(t0 + 1)).toEqual([]);
+      expect(await store.claim([claim!.delivery.id], t0 + 1, t0 + lease)).toEqual([]);
+      const inFlight = await store.inFlight(t0 + 1);
+      expect(inFlight.byDestination.get(destination.id)).toBe(1);
+      expect(inFlight.byOrganization.get(orgId)).toBe(1);
+      // The claimer died: after the lease, another takes it.
+      const [again] = await claimDue(t0 + lease);
+      expect(again!.delivery.id).toBe(claim!.delivery.id);
+      expect(again!.claimToken).not.toBe(claim!.claimToken);
+      expect((await store.inFlight(t0 + 2 * lease)).byDestination.size).toBe(0);
+    });
+
+    it('lists due deliveries oldest first, at most so many of each destination', async () => {
+      const busy = await createDestination();
+      const quiet = await createDestination();
+      await store.createDeliveries([delivery(busy.id, 1), delivery(busy.id, 2)], t0);
+      await store.createDeliveries([delivery(busy.id, 3)], t0 + 1);
+      await store.createDeliveries([delivery(quiet.id, 4)], t0 + 2);
+      const due = await store.dueDeliveries(t0 + 10, 2, 10);
+      expect(due.map((candidate) => candidate.destinationId)).toEqual([busy.id, busy.id, quiet.id]);
+      expect(due[0]).toMatchObject({ orgId, destinationId: busy.id });
+      expect(await store.dueDeliveries(t0 + 10, 2, 1)).toHaveLength(1);
+    });
+
+    it("lists another destination's due delivery when one destination has more due than the limit", async () => {
+      const busy = await createDestination();
+      const quiet = await createDestination();
+      await store.createDeliveries(Array.from({ length: 6 }, (_, i) => delivery(busy.id, i + 1)), t0);
+      await store.createDeliveries([delivery(quiet.id, 7)], t0 + 1);
+      const due = await store.dueDeliveries(t0 + 10, 2, 4);
+      expect(due.map((candidate) => candidate.destinationId)).toEqual([busy.id, busy.id, quiet.id]);
+    });
+
+    it('records an attempt and schedules the next', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const [claim] = await claimDue(t0);
+      const outcome = attemptOutcome({ kind: 'failed' }, 1, t0 + 100, 0.5);
+      await store.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0 + 100), outcome);
+      const [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(logged).toMatchObject({ status: 'pending', scheduleStep: 1, nextAttemptAt: t0 + 5100 });
+      expect(logged!.attempts).toEqual([
+        { deliveryId: claim!.delivery.id, attemptedAt: new Date(t0 + 100).toISOString(), statusCode: 500, durationMs: 12, responseBody: 'oops', error: null },
+      ]);
+      expect((await store.getDestination(orgId, formId, destination.id))!.failingSince).toBe(new Date(t0 + 100).toISOString());
+      expect(await claimDue(t0 + 5099)).toEqual([]);
+      const [next] = await claimDue(t0 + 5100);
+      await store.recordAttempt(
+        { deliveryId: next!.delivery.id, claimToken: next!.claimToken },
+        attempt(t0 + 5200, { statusCode: 204, responseBody: null }),
+        attemptOutcome({ kind: 'delivered' }, 2, t0 + 5200),
+      );
+      const [done] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(done).toMatchObject({ status: 'succeeded', nextAttemptAt: null, scheduleStep: 2 });
+      expect(done!.attempts.map((a) => a.statusCode)).toEqual([500, 204]);
+      expect((await store.getDestination(orgId, formId, destination.id))!.failingSince).toBeNull();
+      expect(await claimDue(t0 + 10 * 3_600_000)).toEqual([]);
+    });
+
+    it('records a deferred attempt without using up a step of the schedule, or touching the destination', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const [claim] = await claimDue(t0);
+      await store.recordAttempt(
+        { deliveryId: claim!.delivery.id, claimToken: claim!.claimToken },
+        attempt(t0 + 100, { statusCode: null, responseBody: null, error: 'unavailable: Not connected to the broker' }),
+        attemptOutcome({ kind: 'deferred' }, 1, t0 + 100, 0.5),
+      );
+      const [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(logged).toMatchObject({ status: 'pending', scheduleStep: 0, nextAttemptAt: t0 + 5100 });
+      expect(logged!.attempts.map((a) => a.error)).toEqual(['unavailable: Not connected to the broker']);
+      expect((await store.getDestination(orgId, formId, destination.id))!.failingSince).toBeNull();
+    });
+
+    it('keeps the attempt but not the outcome of a claim that lost its lease', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const [stale] = await claimDue(t0);
+      const [current] = await claimDue(t0 + lease);
+      await store.recordAttempt(
+        { deliveryId: stale!.delivery.id, claimToken: stale!.claimToken },
+        attempt(t0 + lease + 1, { statusCode: 200 }),
+        attemptOutcome({ kind: 'delivered' }, 1, t0 + lease + 1),
+      );
+      let [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      expect(logged).toMatchObject({ status: 'pending', scheduleStep: 0 });
+      expect(logged!.attempts).toHaveLength(1);
+      await store.recordAttempt(
+        { deliveryId: current!.delivery.id, claimToken: current!.claimToken },
+        attempt(t0 + lease + 2, { statusCode: 200 }),
+        attemptOutcome({ kind: 'delivered' }, 1, t0 + lease + 2),
+      );
+      [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      expect(logged).toMatchObject({ status: 'succeeded', scheduleStep: 1 });
+    });
+
+    it('keeps the newest attempts of a delivery', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const total = attemptsKeptPerDelivery + 3;
+      for (let i = 0; i < total; i++) {
+        const now = t0 + i * lease;
+        const [claim] = await claimDue(now);
+        await store.recordAttempt(
+          { deliveryId: claim!.delivery.id, claimToken: claim!.claimToken },
+          attempt(now, { durationMs: i }),
+          { status: 'pending', nextAttemptAt: now + 1, health: { kind: 'failing', at: new Date(now).toISOString() } },
+        );
+      }
+      const [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      expect(logged!.attempts.map((a) => a.durationMs)).toEqual(Array.from({ length: attemptsKeptPerDelivery }, (_, i) => i + 3));
+    });
+
+    it('deactivates a destination on 410, holding its pending deliveries until it is active again', async () => {
+      const destination = await createDestination();
+      const other = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2), delivery(other.id, 1)], t0);
+      const claims = await claimDue(t0);
+      const gone = claims.find((claim) => claim.delivery.destinationId === destination.id && claim.delivery.submissionId === 1)!;
+      await store.recordAttempt(
+        { deliveryId: gone.delivery.id, claimToken: gone.claimToken },
+        attempt(t0 + 10, { statusCode: 410 }),
+        attemptOutcome({ kind: 'gone' }, 1, t0 + 10),
+      );
+      const deactivated = await store.getDestination(orgId, formId, destination.id);
+      expect(deactivated).toMatchObject({ active: false, deactivatedReason: 'gone', deactivatedAt: new Date(t0 + 10).toISOString() });
+      expect((await store.activeDestinations(orgId, formId)).map((d) => d.id)).toEqual([other.id]);
+      // Its other delivery, leased before, finishes with a failure: it is not due again.
+      const waiting = claims.find((claim) => claim.delivery.destinationId === destination.id && claim.delivery.submissionId === 2)!;
+      await store.recordAttempt(
+        { deliveryId: waiting.delivery.id, claimToken: waiting.claimToken },
+        attempt(t0 + 20),
+        attemptOutcome({ kind: 'failed' }, 1, t0 + 20, 0.5),
+      );
+      const later = await claimDue(t0 + 3_600_000);
+      expect(later.map((claim) => claim.delivery.destinationId)).toEqual([other.id]);
+      const log = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(log.map((d) => [d.submissionId, d.status])).toEqual([
+        [2, 'pending'],
+        [1, 'failed'],
+      ]);
+
+      const reactivated = await store.updateDestination(orgId, formId, destination.id, { active: true });
+      expect(reactivated).toMatchObject({ active: true, deactivatedReason: null, deactivatedAt: null, failingSince: null });
+      const resumed = await claimDue(Date.now() + 1);
+      const resumedHere = resumed.filter((claim) => claim.delivery.destinationId === destination.id);
+      expect(resumedHere.map((claim) => claim.delivery.submissionId)).toEqual([2]);
+    });
+
+    it('holds the deliveries of a destination turned off by hand', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const off = await store.updateDestination(orgId, formId, destination.id, { active: false });
+      expect(off).toMatchObject({ active: false, deactivatedReason: null });
+      expect(off.deactivatedAt).not.toBeNull();
+      expect(await claimDue(Date.now() + 1)).toEqual([]);
+      await store.updateDestination(orgId, formId, destination.id, { active: true });
+      expect(await claimDue(Date.now() + 1)).toHaveLength(1);
+    });
+
+    it('deactivates a destination whose delivery fails for good after it failed for five days, not before', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
+      const day = 24 * 3_600_000;
+      const [first, second] = await claimDue(t0);
+      await store.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0), attemptOutcome({ kind: 'failed' }, 1, t0));
+      // Failing for a day when this one runs out of attempts: still active.
+      await store.recordAttempt(
+        { deliveryId: second!.delivery.id, claimToken: second!.claimToken },
+        attempt(t0 + day),
+        attemptOutcome({ kind: 'failed' }, 8, t0 + day),
+      );
+      expect(await store.getDestination(orgId, formId, destination.id)).toMatchObject({ active: true, failingSince: new Date(t0).toISOString() });
+      // Five days on, another one runs out: deactivated.
+      const [third] = await claimDue(t0 + 5 * day);
+      await store.recordAttempt(
+        { deliveryId: third!.delivery.id, claimToken: third!.claimToken },
+        attempt(t0 + 5 * day),
+        attemptOutcome({ kind: 'failed' }, 8, t0 + 5 * day),
+      );
+      expect(await store.getDestination(orgId, formId, destination.id)).toMatchObject({
+        active: false,
+        deactivatedReason: 'failing',
+        deactivatedAt: new Date(t0 + 5 * day).toISOString(),
+      });
+    });
+
+    it('lists a destination\'s deliveries newest first, a page at a time', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([1, 2, 3, 4, 5].map((n) => delivery(destination.id, n)), t0);
+      const page = await store.listDeliveries(orgId, formId, destination.id, { offset: 2, limit: 2 });
+      expect(page.total).toBe(5);
+      expect(page.deliveries.map((d) => d.submissionId)).toEqual([3, 2]);
+      await expectNotFound(store.listDeliveries(otherOrgId, formId, destination.id, { offset: 0, limit: 2 }));
+    });
+
+    it('redelivers a finished delivery from the start of its schedule, with the same webhook id and body', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const [claim] = await claimDue(t0);
+      await store.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0, { statusCode: 200 }), attemptOutcome({ kind: 'delivered' }, 1, t0));
+      const again = await store.redeliver(orgId, formId, destination.id, claim!.delivery.id, t0 + 1000);
+      expect(again).toMatchObject({
+        status: 'pending',
+        scheduleStep: 0,
+        nextAttemptAt: t0 + 1000,
+        webhookId: claim!.delivery.webhookId,
+        body: claim!.delivery.body,
+      });
+      expect(again.attempts).toHaveLength(1);
+      expect((await claimDue(t0 + 1000)).map((c) => c.delivery.id)).toEqual([claim!.delivery.id]);
+      await expectNotFound(store.redeliver(orgId, formId, destination.id, 987654, t0));
+      await expectNotFound(store.redeliver(otherOrgId, formId, destination.id, claim!.delivery.id, t0));
+    });
+
+    it('answers ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,20 @@
+import type { Form, FormRevision, NewForm } from '../../domain/records';
+
+/**
+ * Forms (templates) (see `DirectoryStore` for the errors every part throws). A namespace
+ * names one form in an organization: 'conflict'.
+ */
+export interface FormStore {
+  /** Unknown organization, or a group it lacks: 'not_found'. */
+  create(form: NewForm): Promise<Form>;
+  /** Ascending by id. */
+  list(orgId: number): Promise<Form[]>;
+  get(orgId: number, formId: number): Promise<Form | null>;
+  findByNamespace(orgId: number, namespace: string): Promise<Form | null>;
+  /** Saves what `decide` makes of the form, in one transaction. */
+  revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form>;
+  /** Moves the form into the group (unknown/foreign group: 'not_found'). */
+  move(orgId: number, formId: number, groupId: number, movedAt: string): Promise<Form>;
+  /** Answers the form as it was. */
+  delete(orgId: number, formId: number): Promise<Form>;
+}

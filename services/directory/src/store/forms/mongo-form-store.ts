@@ -1,0 +1,71 @@
+import { formNotFound, groupNotFound } from '../../domain/errors';
+import type { Form, FormRevision, NewForm } from '../../domain/records';
+import type { MongoDirectoryDb } from '../mongo-directory-db';
+import type { FormDoc } from '../mongo-models';
+import type { FormStore } from './form-store';
+
+/** Forms on the directory's MongoDB database (see MongoDirectoryStore). */
+export class MongoFormStore implements FormStore {
+  constructor(private readonly db: MongoDirectoryDb) {}
+
+  async create(form: NewForm): Promise<Form> {
+    return this.db.transaction(async (session) => {
+      await this.db.requireOrganization(form.orgId, session);
+      if (!(await this.db.lockGroup(form.orgId, form.groupId, session))) throw groupNotFound(form.groupId);
+      const doc: FormDoc = {
+        _id: await this.db.nextId('forms', session),
+        ...form,
+        createdAt: new Date(form.createdAt),
+        updatedAt: new Date(form.updatedAt),
+      };
+      await this.db.models.Form.create([doc], { session });
+      return formFromDoc(doc);
+    });
+  }
+
+  list(orgId: number): Promise<Form[]> {
+    return this.db.all(this.db.models.Form.find({ orgId }).sort({ _id: 1 }).lean<FormDoc[]>(), formFromDoc);
+  }
+
+  get(orgId: number, formId: number): Promise<Form | null> {
+    return this.db.one(this.db.models.Form.findOne({ _id: formId, orgId }).lean<FormDoc>(), formFromDoc);
+  }
+
+  findByNamespace(orgId: number, namespace: string): Promise<Form | null> {
+    return this.db.one(this.db.models.Form.findOne({ orgId, namespace }).lean<FormDoc>(), formFromDoc);
+  }
+
+  revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form> {
+    const withDates = (revision: FormRevision) => ({ ...revision, updatedAt: new Date(revision.updatedAt) });
+    return this.db.decideAndSave('Form', { _id: formId, orgId }, formFromDoc, () => formNotFound(formId), decide, withDates);
+  }
+
+  async move(orgId: number, formId: number, groupId: number, movedAt: string): Promise<Form> {
+    const { Form } = this.db.models;
+    return this.db.transaction(async (session) => {
+      if (!(await Form.exists({ _id: formId, orgId }).session(session))) throw formNotFound(formId);
+      if (!(await this.db.lockGroup(orgId, groupId, session))) throw groupNotFound(groupId);
+      const doc = await Form.findOneAndUpdate(
+        { _id: formId, orgId },
+        { $set: { groupId, updatedAt: new Date(movedAt) } },
+        { session, returnDocument: 'after' },
+      ).lean<FormDoc>();
+      if (!doc) throw formNotFound(formId);
+      return formFromDoc(doc);
+    });
+  }
+
+  async delete(orgId: number, formId: number): Promise<Form> {
+    await this.db.ready;
+    const doc = await this.db.models.Form.findOneAndDelete({ _id: formId, orgId }).lean<FormDoc>();
+    if (!doc) throw formNotFound(formId);
+    return formFromDoc(doc);
+  }
+}
+
+const formFromDoc = ({ _id, createdAt, updatedAt, ...fields }: FormDoc): Form => ({
+  id: _id,
+  ...fields,
+  createdAt: createdAt.toISOString(),
+  updatedAt: updatedAt.toISOString(),
+});

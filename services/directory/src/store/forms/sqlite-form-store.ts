@@ -1,0 +1,122 @@
+import { nextSqliteId, type SqliteQueries } from '@formcast/storage';
+import { formNotFound } from '../../domain/errors';
+import type { Form, FormDefinition, FormRevision, NewForm } from '../../domain/records';
+import { requireGroup, requireOrganization } from '../sqlite-references';
+import { writeUnique } from '../sqlite-unique';
+import type { FormStore } from './form-store';
+
+interface FormRow {
+  id: number;
+  org_id: number;
+  group_id: number;
+  name: string;
+  namespace: string;
+  description: string;
+  revision: number;
+  definition: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Forms on the directory's SQLite database (see SqliteDirectoryStore); a definition is kept as JSON. */
+export class SqliteFormStore implements FormStore {
+  constructor(private readonly sql: SqliteQueries) {}
+
+  async create(form: NewForm): Promise<Form> {
+    return this.sql.write(() => {
+      requireOrganization(this.sql, form.orgId);
+      requireGroup(this.sql, form.orgId, form.groupId);
+      const id = nextSqliteId(this.sql.db, 'forms');
+      writeUnique(form, () =>
+        this.sql.run(
+          `INSERT INTO forms (id, org_id, group_id, name, namespace, description, revision,
+                              definition, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          id,
+          form.orgId,
+          form.groupId,
+          form.name,
+          form.namespace,
+          form.description,
+          form.revision,
+          JSON.stringify(form.definition),
+          form.createdAt,
+          form.updatedAt,
+        ),
+      );
+      return this.requireForm(form.orgId, id);
+    });
+  }
+
+  async list(orgId: number): Promise<Form[]> {
+    return this.sql.all<FormRow>('SELECT * FROM forms WHERE org_id = ? ORDER BY id', orgId).map(toForm);
+  }
+
+  async get(orgId: number, formId: number): Promise<Form | null> {
+    const row = this.sql.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
+    return row ? toForm(row) : null;
+  }
+
+  async findByNamespace(orgId: number, namespace: string): Promise<Form | null> {
+    const row = this.sql.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND namespace = ?', orgId, namespace);
+    return row ? toForm(row) : null;
+  }
+
+  async revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form> {
+    return this.sql.write(() => {
+      const revision = decide(this.requireForm(orgId, formId));
+      this.sql.run(
+        'UPDATE forms SET definition = ?, name = ?, revision = ?, updated_at = ? WHERE org_id = ? AND id = ?',
+        JSON.stringify(revision.definition),
+        revision.name,
+        revision.revision,
+        revision.updatedAt,
+        orgId,
+        formId,
+      );
+      return this.requireForm(orgId, formId);
+    });
+  }
+
+  async move(orgId: number, formId: number, groupId: number, movedAt: string): Promise<Form> {
+    return this.sql.write(() => {
+      this.requireForm(orgId, formId);
+      requireGroup(this.sql, orgId, groupId);
+      this.sql.run(
+        'UPDATE forms SET group_id = ?, updated_at = ? WHERE org_id = ? AND id = ?',
+        groupId,
+        movedAt,
+        orgId,
+        formId,
+      );
+      return this.requireForm(orgId, formId);
+    });
+  }
+
+  async delete(orgId: number, formId: number): Promise<Form> {
+    return this.sql.write(() => {
+      const form = this.requireForm(orgId, formId);
+      this.sql.run('DELETE FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
+      return form;
+    });
+  }
+
+  private requireForm(orgId: number, formId: number): Form {
+    const row = this.sql.get<FormRow>('SELECT * FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
+    if (!row) throw formNotFound(formId);
+    return toForm(row);
+  }
+}
+
+const toForm = (row: FormRow): Form => ({
+  id: row.id,
+  orgId: row.org_id,
+  name: row.name,
+  namespace: row.namespace,
+  description: row.description,
+  revision: row.revision,
+  groupId: row.group_id,
+  definition: JSON.parse(row.definition) as FormDefinition,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});

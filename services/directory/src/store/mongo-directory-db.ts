@@ -1,0 +1,125 @@
+import { nextMongoId } from '@formcast/storage';
+import type { ClientSession, Connection } from 'mongoose';
+import { organizationNotFound, unknownIdsAmong } from '../domain/errors';
+import { conflictFromDuplicateKey } from './mongo-duplicate-key';
+import type { DirectoryModels, GroupDoc } from './mongo-models';
+
+type Session = ClientSession | null;
+type IdDoc = { _id: number };
+
+/**
+ * What the four MongoDB parts of the directory share: one connection and its models (see
+ * MongoDirectoryStore), how they write, and the steps several of them take.
+ */
+export class MongoDirectoryDb {
+  constructor(
+    readonly connection: Connection,
+    readonly models: DirectoryModels,
+    /** The collections exist: await it before the first operation (see MongoStore). */
+    readonly ready: Promise<void>,
+    private readonly inTransaction: <T>(change: (session: ClientSession) => Promise<T>) => Promise<T>,
+  ) {}
+
+  /** Several documents changed together, or not at all. */
+  transaction<T>(change: (session: ClientSession) => Promise<T>): Promise<T> {
+    return this.write(() => this.inTransaction(change));
+  }
+
+  /**
+   * Load, decide, save, in one transaction: the record of the `model` document `filter`
+   * finds (none: the error `missing` makes), then what `decide` makes of it, set on the
+   * document as `toSet` gives it. Answers the record as changed.
+   */
+  decideAndSave<D, R, C extends Partial<R>>(
+    model: 'Form' | 'ApiToken',
+    filter: { _id: number; orgId: number },
+    toRecord: (doc: D) => R,
+    missing: () => Error,
+    decide: (record: R) => C,
+    toSet: (change: C) => Record<string, unknown>,
+  ): Promise<R> {
+    // One model type, as in requireIds: both answer these two operations alike.
+    const documents = this.models[model] as unknown as DirectoryModels['Form'];
+    return this.transaction(async (session) => {
+      const doc = await documents.findOne(filter).session(session).lean<D>();
+      if (!doc) throw missing();
+      const record = toRecord(doc);
+      const change = decide(record);
+      await documents.updateOne(filter, { $set: toSet(change) }, { session });
+      return { ...record, ...change };
+    });
+  }
+
+  /** Waits for the collections, and turns a unique index violated into its conflict error. */
+  async write<T>(change: () => Promise<T>): Promise<T> {
+    await this.ready;
+    try {
+      return await change();
+    } catch (error) {
+      throw conflictFromDuplicateKey(error) ?? error;
+    }
+  }
+
+  /** The record of the document `query` finds, if any; the query runs once the collections exist. */
+  async one<D, R>(query: PromiseLike<D | null>, toRecord: (doc: D) => R | Promise<R>): Promise<R | null> {
+    await this.ready;
+    const doc = await query;
+    return doc ? toRecord(doc) : null;
+  }
+
+  /** The records of the documents `query` finds, once the collections exist. */
+  async all<D, R>(query: PromiseLike<D[]>, toRecord: (doc: D) => R): Promise<R[]> {
+    await this.ready;
+    return (await query).map(toRecord);
+  }
+
+  nextId(collection: string, session?: ClientSession): Promise<number> {
+    return nextMongoId(this.connection, collection, session);
+  }
+
+  async requireOrganization(orgId: number, session: Session): Promise<void> {
+    if (!(await this.models.Organization.exists({ _id: orgId }).session(session))) {
+      throw organizationNotFound(orgId);
+    }
+  }
+
+  /** Throws 'invalid' naming the ids that are not this organization's forms/devices/groups. */
+  async requireIds(kind: 'Form' | 'Device' | 'Group', orgId: number, ids: number[], session: Session): Promise<void> {
+    // The three models answer this query alike; one model type spares TypeScript merging
+    // their overloads into a union it cannot call.
+    const model = this.models[kind] as unknown as DirectoryModels['Form'];
+    const found = await model
+      .find({ orgId, _id: { $in: ids } }, { _id: 1 })
+      .session(session)
+      .lean<IdDoc[]>();
+    const error = unknownIdsAmong(
+      kind,
+      ids,
+      found.map((doc) => doc._id),
+    );
+    if (error) throw error;
+  }
+
+  /**
+   * The group, written to so that a concurrent group deletion conflicts with this
+   * transaction (see GroupDoc.changeCount). Default is never deleted, so it is left alone: it
+   * would otherwise be a write hot spot for every enrollment and form creation.
+   */
+  async lockGroup(orgId: number, groupId: number, session: ClientSession): Promise<GroupDoc | null> {
+    const { Group } = this.models;
+    const group = await Group.findOne({ _id: groupId, orgId }).session(session).lean<GroupDoc>();
+    if (group && !group.isDefault) {
+      await Group.updateOne({ _id: groupId, orgId }, { $inc: { changeCount: 1 } }, { session });
+    }
+    return group;
+  }
+
+  async lockGroups(orgId: number, groupIds: number[], session: ClientSession): Promise<void> {
+    if (groupIds.length === 0) return;
+    await this.models.Group.updateMany(
+      { orgId, _id: { $in: groupIds }, isDefault: false },
+      { $inc: { changeCount: 1 } },
+      { session },
+    );
+  }
+}

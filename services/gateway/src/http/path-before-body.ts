@@ -1,0 +1,133 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Bus } from '@formcast/bus';
+import {
+  createEnvelope,
+  deliveryCommands,
+  directoryCommands,
+  pushCommands,
+  resourceCommands,
+  type GroupView,
+  type OutstandingOneshotView,
+} from '@formcast/contracts';
+import { AppError, isAppError } from '@formcast/platform';
+import { pathId } from './path-params';
+
+type Lookup = <T = unknown>(type: string, payload: unknown) => Promise<T>;
+
+interface PathCheck {
+  /** Matched against the request's path; captures the path's ids, in order. */
+  path: RegExp;
+  /** Rejects with AppError('not_found') when an id does not exist for the request's organization (or device). */
+  check: (lookup: Lookup, ids: string[], req: Request) => Promise<unknown>;
+}
+
+/** One path segment, without a `.json`/`.xml` suffix. */
+const id = '([^/]+?)(?:\\.(?:json|xml))?';
+const segment = (pattern: string) => new RegExp(`^${pattern}(?:/|$)`);
+
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string): Promise<void> {
+  const oneshotId = pathId(oneshot, 'Oneshot');
+  const outstanding = await lookup<OutstandingOneshotView[]>(pushCommands.listDeviceOneshots, { deviceRef });
+  if (!outstanding.some((item) => item.id === oneshotId)) {
+    throw new AppError('not_found', `Oneshot ${oneshotId} is not outstanding on this device`);
+  }
+}
+
+/**
+ * The paths whose ids only a service can resolve, most specific first, and the lookup that
+ * tells whether they exist. A path that matches none has no such id.
+ */
+const pathChecks: PathCheck[] = [
+  {
+    path: segment(`(?:/api)?/organizations/[^/]+/groups/${id}`),
+    check: async (lookup, [group]) => {
+      const groupId = pathId(group, 'Group');
+      const groups = await lookup<GroupView[]>(directoryCommands.listGroups, {});
+      if (!groups.some((item) => item.id === groupId)) throw new AppError('not_found', `Group ${groupId} does not exist`);
+    },
+  },
+  { path: segment(`(?:/api)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
+  { path: segment(`/organizations/[^/]+/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
+  {
+    path: segment(`/clients/${id}/oneshots/${id}`),
+    check: async (lookup, [device, oneshot]) => {
+      await lookup(directoryCommands.findDevice, { ref: device });
+      await outstandingOn(lookup, device!, oneshot!);
+    },
+  },
+  { path: segment(`/clients/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
+  {
+    path: segment(`/api/v[23]/devices/${id}/dispatches/${id}`),
+    check: async (lookup, [device, dispatch]) => {
+      await lookup(directoryCommands.findDevice, { ref: device });
+      if (dispatch !== 'destroy_all') await outstandingOn(lookup, device!, dispatch!);
+    },
+  },
+  { path: segment(`/api/v[23]/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
+  {
+    path: segment(`/api/forms/${id}/destinations/${id}`),
+    check: (lookup, [form, destination]) =>
+      lookup(deliveryCommands.getDestination, { formId: pathId(form, 'Form'), destinationId: pathId(destination, 'Destination') }),
+  },
+  { path: segment(`/api/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
+  { path: segment(`/api(?:/v3)?/resources/${id}`), check: (lookup, [resource]) => lookup(resourceCommands.describeResource, { resourceId: pathId(resource, 'Resource') }) },
+  {
+    // A submission may name its own ended oneshot (409 with a good body), so that path exists.
+    path: segment(`/device/oneshots/${id}`),
+    check: (lookup, [oneshot], req) =>
+      lookup(pushCommands.deviceGetOneshot, {
+        deviceId: req.context.deviceId,
+        oneshotId: pathId(oneshot, 'Oneshot'),
+        includeEnded: /\/submission$/.test(req.path),
+      }),
+  },
+  { path: segment(`/device/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
+];
+
+/** A refusal of the body: its size, encoding, type, syntax or meaning (a service's too). */
+function isBodyRefusal(error: unknown): boolean {
+  if (!isAppError(error)) return (error as { status?: unknown } | null)?.status !== undefined; // body-parser's errors
+  return error.code === 'invalid' || error.code === 'too_large' || error.code === 'unsupported_media_type' || error.code === 'unprocessable';
+}
+
+/**
+ * The order of checks holds for ids only a service can resolve: when the body is refused
+ * (400, 413, 415, 422), the path's ids are looked up first, and an unknown one (or another
+ * organization's) answers 404 instead, whatever the body, the mode or the timing. It costs a
+ * lookup on refusals only; a request with a good body is checked by the service that
+ * handles it, path first.
+ */
+export function pathBeforeBody(bus: Bus, timeoutMs: number) {
+  return async (error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const authenticated = req.context?.orgId !== undefined;
+    if (res.headersSent || !authenticated || !isBodyRefusal(error)) {
+      next(error);
+      return;
+    }
+    const path = req.originalUrl.split('?')[0]!;
+    const match = pathChecks.map((entry) => ({ entry, ids: entry.path.exec(path) })).find(({ ids }) => ids !== null);
+    if (!match) {
+      next(error);
+      return;
+    }
+    const lookup: Lookup = (type, payload) =>
+      bus.request(createEnvelope(type, payload, { orgId: req.context.orgId ?? null, requestId: req.context.requestId }), { timeoutMs });
+    try {
+      await match.entry.check(lookup, match.ids!.slice(1).map(decoded), req);
+    } catch (pathError) {
+      if (isAppError(pathError) && pathError.code === 'not_found') {
+        next(pathError);
+        return;
+      }
+    }
+    next(error);
+  };
+}

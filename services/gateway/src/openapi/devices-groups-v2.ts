@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { OperationSpec, PathTable } from './operation';
+import { devicePatchBody, groupOperations } from './organizations';
+import { deviceV2View } from './views';
+
+/** Second generation of devices and groups: reads under /api/v2/organizations/…, writes under /api/organizations/…. */
+
+const deviceXml =
+  '`<device><id/><identifier/><os_version/><app_identifier/><app_version/><organization_id/><owner/><description/><pending_approval/><groups type="array"><name/>…</groups><custom_attributes type="array"><custom_attribute><key/><value/></custom_attribute>…</custom_attributes></device>` (underscored names; versions never reported are `nil="true"`)';
+const oneDevice = z.strictObject({ device: deviceV2View });
+
+const updateDevice: OperationSpec = {
+  summary: 'Update a device: owner, description, groups, custom attributes',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  body: devicePatchBody,
+  answers: { 202: { description: 'The device as it now is (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
+  errors: [400, 404],
+};
+
+export const devicesGroupsV2Paths: PathTable = {
+  '/api/v2/organizations/{orgId}/devices': {
+    get: {
+      summary: 'List devices, pending ones too (second generation)',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: {
+        200: {
+          description: 'JSON unless asked for XML',
+          json: z.strictObject({ devices: z.array(deviceV2View) }),
+          xml: '`<devices type="array"><device>…</device>…</devices>`',
+        },
+      },
+      errors: [404],
+    },
+  },
+  '/api/v2/organizations/{orgId}/devices/{deviceId}': {
+    get: {
+      summary: 'Show a device (second generation)',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'JSON unless asked for XML', json: oneDevice, xml: deviceXml } },
+      errors: [404],
+    },
+  },
+  '/api/organizations/{orgId}/devices/{deviceId}': {
+    put: updateDevice,
+    patch: { ...updateDevice, summary: 'Update a device (PATCH: the same as PUT)' },
+    delete: {
+      summary: 'Delete a device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Deleted (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/api/organizations/{orgId}/devices/{deviceId}/approve': {
+    post: {
+      summary: 'Approve a pending device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
+      errors: [404],
+    },
+  },
+  '/api/v2/organizations/{orgId}/groups': {
+    get: groupOperations.list('Second generation: the first generation\'s groups, one record on both.'),
+  },
+  '/api/organizations/{orgId}/groups': {
+    post: groupOperations.create(),
+  },
+  '/api/organizations/{orgId}/groups/{groupId}': {
+    put: groupOperations.update(),
+    delete: groupOperations.delete(),
+  },
+};

@@ -1,0 +1,70 @@
+import { Router } from 'express';
+import { openApiDocument } from './document';
+
+/** Redoc's browser bundle, served from node_modules: no CDN, nothing fetched from elsewhere. */
+const redocBundle = require.resolve('redoc/bundles/redoc.standalone.js');
+
+/**
+ * What the docs page may load: its own scripts and the document, nothing from another
+ * origin. Redoc's styled-components writes <style> elements (style-src 'unsafe-inline'),
+ * its search index runs in a worker made from a blob: URL, and its icons are data: URIs.
+ * Redoc's side menu always shows an attribution logo from its CDN: the policy blocks it,
+ * and Redoc hides the image when it fails to load.
+ */
+const docsPolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const page = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Formcast API</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<div id="redoc"></div>
+<script src="/docs/redoc.standalone.js"></script>
+<script src="/docs/start.js"></script>
+</body>
+</html>
+`;
+
+/** In a file of its own, not inline, so the policy needs no 'unsafe-inline' for scripts. */
+const start = `Redoc.init('/openapi.json', { hideDownloadButton: false, expandResponses: '200,201,202' }, document.getElementById('redoc'));\n`;
+
+/**
+ * `GET /openapi.json` (the OpenAPI 3.1 document, built here, at start) and `GET /docs` (Redoc
+ * over it). No authentication: they describe the API, they reach no data.
+ */
+export function openApiRoutes(): Router {
+  const document = Buffer.from(JSON.stringify(openApiDocument()));
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.setHeader('Content-Security-Policy', docsPolicy);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('text/html').send(page);
+  });
+  router.get('/docs/start.js', (_req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.type('text/javascript').send(start);
+  });
+  router.get('/docs/redoc.standalone.js', (_req, res) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.sendFile(redocBundle, { maxAge: '1h', headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+  });
+  return router;
+}

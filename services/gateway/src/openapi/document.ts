@@ -1,0 +1,69 @@
+import { adminPaths } from './admin';
+import { destinationPaths } from './destinations';
+import { deviceSidePaths } from './device-side';
+import { devicesGroupsV2Paths } from './devices-groups-v2';
+import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
+import { organizationPaths } from './organizations';
+import { pushPaths } from './push';
+import { resourcePaths } from './resources';
+import { submissionPaths } from './submissions';
+
+/** Each area of the API, one tag each, in the order the docs page shows them. */
+const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
+  { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: organizationPaths },
+  { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: pushPaths },
+  { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: devicesGroupsV2Paths },
+  { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
+  { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: submissionPaths },
+  { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.', paths: destinationPaths },
+  { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: deviceSidePaths },
+  { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.', paths: adminPaths },
+];
+
+const methods: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
+
+function buildDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { tag, paths: table } of areas) {
+    for (const [path, item] of Object.entries(table)) {
+      if (paths[path]) throw new Error(`OpenAPI: ${path} is described by two areas`);
+      paths[path] = {};
+      for (const method of methods) {
+        const spec = item[method];
+        if (spec) paths[path][method] = { tags: [tag], ...operationObject(method, path, spec) };
+      }
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Formcast API',
+      version: '1',
+      description: [
+        'Every generation of the Formcast HTTP API: the first (the 2018 client), the second and v3, bulk dispatch, the device side and administration.',
+        'Organization routes authenticate with an API token as the HTTP Basic user name (any password); the device side with the device secret as a Bearer token; /admin with the admin token as a Bearer token.',
+        'Many paths answer JSON or XML: a `.json`/`.xml` suffix picks the format, else Content-Type (writes) or Accept, else the endpoint\'s default (`x-formcast-suffixes` lists the suffixes a path takes). XML documents are described in words, not schematised.',
+        'A 400 is plain text (`response_type: ERROR`, `response_code: bad_request`, `message: …`); other errors are `{"status","error","message"}` or `<errors><error>…</error></errors>`. POSTs take an `Idempotency-Key` header.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/', description: 'this server' }],
+    tags: areas.map(({ tag, description }) => ({ name: tag, description })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiToken: { type: 'http', scheme: 'basic', description: 'The organization\'s API token as the user name; the password is ignored' },
+        deviceSecret: { type: 'http', scheme: 'bearer', description: 'The device secret shown once at enrollment' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN (embedded mode: generated into DATA_DIR/admin-token at first start)' },
+      },
+      responses: errorResponses(),
+    },
+  };
+}
+
+let built: Record<string, unknown> | undefined;
+
+/** The OpenAPI 3.1 document of every public route, built once, on first use, from the contracts. */
+export function openApiDocument(): Record<string, unknown> {
+  built ??= buildDocument();
+  return built;
+}

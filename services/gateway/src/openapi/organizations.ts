@@ -1,0 +1,264 @@
+import { z } from 'zod';
+import { createGroupsPayload, moveFormPayload, updateDevicePayload, updateGroupPayload } from '@formcast/contracts';
+import { schemaOf, type JsonSchema } from './json-schema';
+import type { OperationSpec, PathTable } from './operation';
+import { deviceView, formCreatedView, formDefinitionView, formListItemView, formUpdatedView, groupView, outstandingOneshotView } from './views';
+
+/** First generation (api-spec.md): groups, devices, forms, the organization's oneshots, the Connections API. */
+
+export const groupNamesBody = {
+  json: schemaOf(createGroupsPayload.shape.names, 'input'),
+  xml: '`<groups><group><name>Field team</name></group>…</groups>`',
+  description: 'The names of the groups to create',
+};
+
+const { shape: groupPatch } = updateGroupPayload;
+export const groupPatchBody = {
+  json: {
+    type: 'object',
+    properties: {
+      group: {
+        type: 'object',
+        properties: {
+          name: schemaOf(groupPatch.name.unwrap(), 'input'),
+          form_ids: { ...schemaOf(groupPatch.formIds.unwrap(), 'input'), description: 'replaces the group\'s forms (those dropped go back to Default)' },
+          device_ids: { ...schemaOf(groupPatch.deviceIds.unwrap(), 'input'), description: 'replaces the group\'s devices' },
+        },
+      },
+    },
+    required: ['group'],
+  },
+  xml: '`<group><name/><form_ids><form_id>1</form_id>…</form_ids><device_ids><device_id>1</device_id>…</device_ids></group>`',
+};
+
+const groupsXml = '`<groups type="array"><group><id/><name/><form_ids><form_id/>…</form_ids><device_ids><device_id/>…</device_ids></group>…</groups>`';
+
+/** The groups operations, shared by the first and second generations' paths. */
+export const groupOperations = {
+  list: (description: string): OperationSpec => ({
+    summary: 'List groups',
+    description,
+    auth: 'apiToken',
+    suffixes: '.json|.xml',
+    answers: { 200: { description: 'The organization\'s groups (XML unless asked for JSON)', json: z.strictObject({ groups: z.array(groupView) }), xml: groupsXml } },
+    errors: [404],
+  }),
+  create: (): OperationSpec => ({
+    summary: 'Create groups',
+    auth: 'apiToken',
+    suffixes: '.json|.xml',
+    body: groupNamesBody,
+    answers: {
+      201: { description: 'The groups created (names that existed are left out)', json: z.strictObject({ groups: z.array(groupView) }), xml: groupsXml },
+      304: { description: 'Every name exists already: nothing created (empty body)' },
+    },
+    errors: [400, 404],
+  }),
+  update: (): OperationSpec => ({
+    summary: 'Update a group: rename it, replace its forms or devices',
+    description: 'Default cannot be renamed; forms dropped from a group go back to Default.',
+    auth: 'apiToken',
+    suffixes: '.json|.xml',
+    body: groupPatchBody,
+    answers: { 200: { description: 'The group as it now is', json: z.strictObject({ group: groupView }), xml: '`<group><id/><name/><form_ids/><device_ids/></group>`' } },
+    errors: [400, 404, 409],
+  }),
+  delete: (): OperationSpec => ({
+    summary: 'Delete a group (its forms go to Default; Default cannot be deleted)',
+    auth: 'apiToken',
+    suffixes: '.json|.xml',
+    answers: { 200: { description: 'Deleted (empty body)' } },
+    errors: [400, 404],
+  }),
+};
+
+const { shape: devicePatch } = updateDevicePayload;
+/** `{"device": {…}}` or `<device>`: the fields a device update changes; absent ones stay. */
+export const devicePatchBody = {
+  json: {
+    type: 'object',
+    properties: {
+      device: {
+        type: 'object',
+        properties: {
+          owner: schemaOf(devicePatch.owner.unwrap(), 'input'),
+          description: schemaOf(devicePatch.description.unwrap(), 'input'),
+          groups: {
+            description: 'replaces the device\'s groups: comma-separated names, or a list of names or of {"name"}',
+            oneOf: [
+              { type: 'string' },
+              { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }] } },
+            ],
+          },
+          custom_attributes: {
+            type: 'object',
+            additionalProperties: { type: 'string', maxLength: 255 },
+            maxProperties: 50,
+            description: 'name (1–64 characters) → text; replaces the device\'s set',
+          },
+        },
+      },
+    },
+    required: ['device'],
+  } satisfies JsonSchema,
+  xml: '`<device><owner/><description/><groups>Default,Field</groups><custom_attributes type="array"><custom_attribute><key/><value/></custom_attribute>…</custom_attributes></device>` (groups also as `<groups type="array"><name/>…`)',
+};
+
+const devicesV1Xml = '`<devices type="array"><device><id/><identifier/><organization-id/><owner/><description/><pending-approval/><groups/><custom-attributes/></device>…</devices>` (dashed names)';
+const deviceV1Xml = '`<device>` with the dashed elements of the list';
+const oneshotFormsXml = '`<forms type="array"><form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>…</forms>`';
+
+export const organizationPaths: PathTable = {
+  '/organizations/{orgId}/groups': {
+    get: groupOperations.list('Spec 4.2.'),
+    post: groupOperations.create(),
+  },
+  '/organizations/{orgId}/groups/{groupId}': {
+    put: groupOperations.update(),
+    delete: groupOperations.delete(),
+  },
+  '/organizations/{orgId}/devices': {
+    get: {
+      summary: 'List the approved devices',
+      description: 'Pending devices are not listed in this generation (the v2 list shows them).',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'XML unless asked for JSON', json: z.strictObject({ devices: z.array(deviceView) }), xml: devicesV1Xml } },
+      errors: [404],
+    },
+  },
+  '/organizations/{orgId}/devices/{deviceId}': {
+    get: {
+      summary: 'Show a device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'XML unless asked for JSON', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } },
+      errors: [404],
+    },
+    put: {
+      summary: 'Update a device: owner, description, groups, custom attributes',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      body: devicePatchBody,
+      answers: { 202: { description: 'The device as it now is', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } },
+      errors: [400, 404],
+    },
+    delete: {
+      summary: 'Delete a device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Deleted (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/organizations/{orgId}/devices/{deviceId}/approve': {
+    post: {
+      summary: 'Approve a pending device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } },
+      errors: [404],
+    },
+  },
+  '/organizations/{orgId}/forms': {
+    get: {
+      summary: 'List forms (templates)',
+      auth: 'apiToken',
+      suffixes: '.json',
+      answers: { 200: { description: 'The organization\'s forms', json: z.strictObject({ forms: z.array(formListItemView) }) } },
+      errors: [404],
+    },
+    post: {
+      summary: 'Create a form from its definition',
+      description: 'A definition keeping its own `namespace` keeps it; otherwise one is generated. The form joins Default at version "1.00".',
+      auth: 'apiToken',
+      suffixes: '.json',
+      body: { json: { type: 'object', description: 'the form definition: `type`, `title`, `children` (its questions), optionally `namespace`' } },
+      answers: { 201: { description: 'The form created', json: formCreatedView } },
+      errors: [400, 404, 409],
+    },
+  },
+  '/organizations/{orgId}/forms/{formId}': {
+    get: {
+      summary: 'Show a form\'s definition',
+      auth: 'apiToken',
+      suffixes: '.json',
+      answers: { 200: { description: 'The definition as posted, with its namespace', json: formDefinitionView } },
+      errors: [404],
+    },
+    put: {
+      summary: 'Replace a form\'s definition (a new version; the namespace never changes)',
+      auth: 'apiToken',
+      suffixes: '.json',
+      body: { json: { type: 'object', description: 'the new form definition' } },
+      answers: { 202: { description: 'The form at its new version', json: formUpdatedView } },
+      errors: [400, 404],
+    },
+    delete: {
+      summary: 'Delete a form',
+      auth: 'apiToken',
+      suffixes: '.json',
+      answers: { 200: { description: 'Deleted (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/organizations/{orgId}/forms/{formId}/properties': {
+    post: {
+      summary: 'Move a form to another group',
+      auth: 'apiToken',
+      suffixes: '.json',
+      body: { json: { type: 'object', properties: { group: schemaOf(moveFormPayload.shape.group, 'input') }, required: ['group'] } },
+      answers: { 200: { description: 'The form in its new group', json: z.strictObject({ form: formListItemView }) } },
+      errors: [400, 404],
+    },
+  },
+  '/organizations/{orgId}/oneshots': {
+    get: {
+      summary: 'List every outstanding oneshot of the organization',
+      description: 'Unpaginated (spec 2.8), streamed as it is read: a failure midway cuts the connection rather than answer a shorter list.',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: oneshotFormsXml } },
+      errors: [404],
+    },
+  },
+  '/organizations/{orgId}/forms/{formId}/remote_connections': {
+    post: {
+      summary: 'Create connections (the Connections API: XML destinations of a form)',
+      description: 'Each `<http_connection>` becomes an http_transport destination with xml_format; a request makes all or none.',
+      auth: 'apiToken',
+      suffixes: '.xml',
+      body: { xml: '`<remote_connections><http_connection><name/><remote_url/><headers><header_1>value_1</header_1></headers></http_connection>…</remote_connections>`' },
+      answers: {
+        201: {
+          description: 'The connections made, each with its signing secret (shown this once)',
+          xml: '`<remote_connections type="array"><http_connection><id/><name/><remote_url/><headers/>…<secret/></http_connection>…</remote_connections>`',
+        },
+      },
+      errors: [400, 404],
+    },
+    get: {
+      summary: 'List a form\'s connections',
+      auth: 'apiToken',
+      suffixes: '.xml',
+      answers: { 200: { description: 'The form\'s http_transport destinations', xml: '`<remote_connections type="array"><http_connection>…</http_connection>…</remote_connections>`' } },
+      errors: [404],
+    },
+  },
+  '/organizations/{orgId}/forms/{formId}/remote_connections/{connectionId}': {
+    get: {
+      summary: 'Show a connection',
+      auth: 'apiToken',
+      suffixes: '.xml',
+      answers: { 200: { description: 'The connection', xml: '`<http_connection><id/><name/><remote_url/><headers/>…</http_connection>`' } },
+      errors: [404],
+    },
+    delete: {
+      summary: 'Delete a connection',
+      auth: 'apiToken',
+      suffixes: '.xml',
+      answers: { 200: { description: 'Deleted (empty body)' } },
+      errors: [404],
+    },
+  },
+};

@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import {
+  createDispatchesPayload,
+  createOneshotPayload,
+  getDispatchPayload,
+  listDeviceDispatchesPayload,
+  updateOneshotPayload,
+} from '@formcast/contracts';
+import { bodyOf, fieldOf, type JsonSchema } from './json-schema';
+import type { OperationSpec, PathTable } from './operation';
+import { authorView, badgeView, bulkDispatchResult, dispatchView, oneshotCreatedView, outstandingOneshotView } from './views';
+
+/** The push API of every generation: oneshots (v1), dispatches (v2, v3), bulk dispatch, the badge. */
+
+const pushNamespace = 'http://mobileforms.devicemagic.com/xforms';
+
+/** Unknown keys are refused (400 naming them): a misspelt `scheduled_at` must never push at once. */
+const createBody: JsonSchema = { ...bodyOf(createOneshotPayload, ['deviceRef', 'fromXml']), additionalProperties: false };
+const updateBody: JsonSchema = (() => {
+  const body = bodyOf(updateOneshotPayload, ['deviceRef', 'oneshotId', 'fromXml']);
+  const formNamespace = { ...fieldOf(createOneshotPayload, 'form_namespace'), description: 'may be sent again, but must be the dispatch\'s own' };
+  return { ...body, properties: { form_namespace: formNamespace, ...(body['properties'] as object) }, additionalProperties: false };
+})();
+
+const oneshotXml = `\`<oneshot xmlns="http://www.w3.org/2002/xforms" xmlns:dm="${pushNamespace}"><dm:form_namespace/><dm:form_name/><dm:form_description/><dm:scheduled_at/><dm:location/><dm:address/><dm:geofence_radius/><question>value</question>…</oneshot>\`: the fields in the push namespace (any prefix), the payload's questions outside it`;
+
+const dispatchBodyWords =
+  '`payload` is required (it may be `{}`) and is checked against the template\'s questions. `scheduled_at` in the future holds the dispatch back until then.';
+
+const outstandingXml = '`<form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>`';
+const dispatchXml = '`<dispatch><id type="integer"/><name/><namespace/><version/><organization-id/><device-id/><description/><parent-form-id/><parent-form-version/><created-at type="dateTime"/><updated-at/><scheduled-at/><location/><address/><geofence-radius/>[<inputs>…</inputs>]</dispatch>`';
+const dispatchesXml = '`<dispatches type="array"><dispatch>…</dispatch>…</dispatches>`';
+
+const page = {
+  page: { schema: fieldOf(listDeviceDispatchesPayload, 'page'), description: 'The page, from 1' },
+  items: { schema: fieldOf(listDeviceDispatchesPayload, 'items'), description: 'Dispatches per page' },
+};
+const pageHeaders = { 'X-Total-Count': 'How many dispatches there are in all' };
+
+const createDispatch: OperationSpec = {
+  summary: 'Create a dispatch on the device',
+  description: dispatchBodyWords,
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  body: { json: createBody, xml: oneshotXml },
+  answers: { 202: { description: 'The dispatch (JSON unless the suffix or Accept asks for XML)', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
+  errors: [400, 404],
+};
+
+const usersGone: OperationSpec = {
+  summary: 'No web users: always 404',
+  description: 'Formcast has no web users, only devices: every method answers 404 saying so.',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  answers: {},
+  errors: [404],
+};
+const usersBelowGone: OperationSpec = { ...usersGone, suffixes: 'none' };
+
+const bulkItem: JsonSchema = {
+  ...createBody,
+  properties: { device: { type: 'string', description: 'the device\'s identifier' }, ...(createBody['properties'] as object) },
+  required: ['device', ...((createBody['required'] as string[]) ?? [])],
+  description: 'one dispatch: a create\'s fields and its device; checked by the push service, alone',
+};
+
+export const pushPaths: PathTable = {
+  '/clients/{deviceRef}/oneshots': {
+    post: {
+      summary: 'Push a oneshot (a pre-filled form) to a device',
+      description: dispatchBodyWords,
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      body: { json: createBody, xml: oneshotXml },
+      answers: {
+        202: {
+          description: 'The oneshot created: XML unless the suffix or Accept asks for JSON',
+          json: z.strictObject({ oneshot_list: z.array(oneshotCreatedView) }),
+          xml: '`<oneshot_list><oneshot><id/><namespace/><name/></oneshot></oneshot_list>`',
+        },
+      },
+      errors: [400, 404],
+    },
+    get: {
+      summary: 'List the device\'s outstanding oneshots',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: `\`<forms type="array">\`${outstandingXml}…\`</forms>\`` } },
+      errors: [404],
+    },
+  },
+  '/clients/{deviceRef}/oneshots/destroy_all': {
+    post: {
+      summary: 'Revoke every outstanding oneshot of the device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Revoked (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/clients/{deviceRef}/oneshots/{oneshotId}': {
+    put: {
+      summary: 'Update an outstanding oneshot (its payload replaced)',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      body: { json: updateBody, xml: oneshotXml },
+      answers: { 200: { description: 'The oneshot as it now is (JSON unless asked for XML)', json: outstandingOneshotView, xml: outstandingXml } },
+      errors: [400, 404],
+    },
+    delete: {
+      summary: 'Revoke an outstanding oneshot',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Revoked (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/clients/{deviceRef}/badge': {
+    get: {
+      summary: 'The device\'s badge: its number of outstanding oneshots',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: {
+        200: {
+          description: 'JSON unless asked for XML. The XML answer is the badge alone, as it always was: `push_token_present` is in the JSON only',
+          json: badgeView,
+          xml: '`<badge type="integer">N</badge>`',
+        },
+      },
+      errors: [404],
+    },
+  },
+  '/api/v3/dispatch_authors': {
+    get: {
+      summary: 'The possible authors: the organization\'s approved devices',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: {
+        200: {
+          description: 'JSON unless asked for XML',
+          json: z.strictObject({ authors: z.array(authorView) }),
+          xml: '`<authors type="array"><author><identifier/><type/><name/><email nil="true"/></author>…</authors>`',
+        },
+      },
+    },
+  },
+  '/api/v3/devices/{deviceRef}/dispatches': {
+    get: {
+      summary: 'The device\'s dispatches not yet ended (scheduled ones included), oldest first',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      query: page,
+      answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
+      errors: [400, 404],
+    },
+    post: createDispatch,
+  },
+  '/api/v2/devices/{deviceRef}/dispatches': {
+    post: { ...createDispatch, summary: 'Create a dispatch on the device (second generation: the v3 create)' },
+  },
+  '/api/v3/devices/{deviceRef}/dispatches/destroy_all': {
+    post: {
+      summary: 'Revoke every dispatch of the device not yet ended',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Revoked (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/api/v3/devices/{deviceRef}/dispatches/{dispatchId}': {
+    patch: {
+      summary: 'Update a dispatch (payload replaced; name, description and the dispatch fields when given)',
+      description: 'A different `scheduled_at` once the dispatch is delivered is a 400.',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      body: { json: updateBody, xml: oneshotXml },
+      answers: { 202: { description: 'The dispatch as it now is', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
+      errors: [400, 404],
+    },
+    delete: {
+      summary: 'Revoke a dispatch of the device',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Revoked (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/api/v3/organization_dispatches': {
+    get: {
+      summary: 'The organization\'s dispatches not yet ended (scheduled ones included), oldest first',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      query: page,
+      answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
+      errors: [400],
+    },
+  },
+  '/api/v3/dispatches/{dispatchId}': {
+    get: {
+      summary: 'One dispatch, in any state',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      query: {
+        include_inputs: { schema: { ...fieldOf(getDispatchPayload, 'include_inputs'), type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Add its payload as `inputs`' },
+      },
+      answers: { 200: { description: 'The dispatch', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
+      errors: [400, 404],
+    },
+    delete: {
+      summary: 'Revoke a dispatch by its id',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Revoked (empty body)' } },
+      errors: [404],
+    },
+  },
+  '/api/v3/dispatches/bulk': {
+    post: {
+      summary: 'Create up to 1,000 dispatches in one request (a Formcast extension)',
+      description: 'Each item is created or refused alone; the answer has one result per item, in order. Idempotency-Key is honoured.',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      body: {
+        json: (() => {
+          const body = bodyOf(createDispatchesPayload, ['fromXml']);
+          const dispatches = (body['properties'] as Record<string, JsonSchema>)['dispatches']!;
+          return { ...body, properties: { dispatches: { ...dispatches, items: bulkItem } }, additionalProperties: false };
+        })(),
+        xml: '`<dispatches type="array"><dispatch><device/><form_namespace/><form_name/><payload><question>value</question>…</payload>…</dispatch>…</dispatches>`',
+      },
+      answers: {
+        200: {
+          description: 'One result per item: `{"status":202,"id","namespace","name"}`, or the status and error the item would get alone',
+          json: z.strictObject({ results: z.array(bulkDispatchResult) }),
+          xml: '`<results type="array"><result><status type="integer">202</status><id/><namespace/><name/></result>…</results>` (or `<status>` and `<error><code/><message/></error>`)',
+        },
+      },
+      errors: [400, 413],
+    },
+  },
+  '/api/v3/users': { get: usersGone, post: usersGone, put: usersGone, patch: usersGone, delete: usersGone },
+  '/api/v3/users/{rest}': { get: usersBelowGone, post: usersBelowGone, put: usersBelowGone, patch: usersBelowGone, delete: usersBelowGone },
+};

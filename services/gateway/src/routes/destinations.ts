@@ -1,0 +1,97 @@
+import { Router, type Request, type RequestHandler } from 'express';
+import {
+  deliveryCommands,
+  type DeliveryListView,
+  type DeliveryView,
+  type DestinationDetailView,
+  type DestinationView,
+  type DestinationWithSecretView,
+} from '@formcast/contracts';
+import { jsonObjectBody } from '../http/json-object';
+import { pageQuery } from '../http/page-query';
+import { pathId } from '../http/path-params';
+import { readBody } from '../http/request-body';
+import type { RouteDeps } from './route-deps';
+
+export interface DestinationRouteDeps extends RouteDeps {
+  /** The organization API token check (`requireApiToken`), run for these routes only. */
+  authenticate: RequestHandler;
+}
+
+const bodyShape = '{"destination":{"description","format_selection","transport_selection"},"<format>":{…},"<transport>":{…}}';
+
+const formIdOf = (req: Request) => pathId(req.params['formId'], 'Form');
+const destinationIdsOf = (req: Request) => ({ formId: formIdOf(req), destinationId: pathId(req.params['destinationId'], 'Destination') });
+
+/** `rotate_secret` takes an optional `{"overlap_seconds": n}`; without a body, the default overlap. */
+function rotationOptions(req: Request): { overlap_seconds?: unknown } {
+  const body = readBody(req);
+  if (body.kind === 'empty') return {};
+  const options = jsonObjectBody(req, '{"overlap_seconds": <seconds the old secret keeps signing>}, or no body');
+  return options['overlap_seconds'] === undefined ? {} : { overlap_seconds: options['overlap_seconds'] };
+}
+
+/**
+ * The Destinations API (observed-behaviour "Where submissions go"), JSON only, under
+ * `/api/forms/<form_id>/destinations`: list, show, create, update, delete as the real
+ * product, and ours beside them: rotate the signing secret, the delivery log, redeliver.
+ * The delivery service answers 404 for a form of another organization, on every route.
+ */
+export function destinationRoutes({ send, authenticate }: DestinationRouteDeps): Router {
+  const router = Router();
+  const base = '/api/forms/:formId/destinations';
+
+  router.get(`${base}{.json}`, authenticate, async (req, res) => {
+    const destinations = await send<DestinationView[]>(req, deliveryCommands.listDestinations, { formId: formIdOf(req) });
+    res.json({ destinations });
+  });
+
+  // The only answer besides rotate_secret that shows the signing secret.
+  router.post(`${base}{.json}`, authenticate, async (req, res) => {
+    const body = jsonObjectBody(req, bodyShape);
+    const destination = await send<DestinationWithSecretView>(req, deliveryCommands.createDestination, { ...body, formId: formIdOf(req) });
+    res.status(201).json({ destination });
+  });
+
+  router.get(`${base}/:destinationId{.json}`, authenticate, async (req, res) => {
+    res.json({ destination: await send<DestinationDetailView>(req, deliveryCommands.getDestination, destinationIdsOf(req)) });
+  });
+
+  router.put(`${base}/:destinationId{.json}`, authenticate, async (req, res) => {
+    const body = jsonObjectBody(req, '{"destination":{"description","active"},"<its transport>":{…}}');
+    const destination = await send<DestinationDetailView>(req, deliveryCommands.updateDestination, { ...body, ...destinationIdsOf(req) });
+    res.json({ destination });
+  });
+
+  router.delete(`${base}/:destinationId{.json}`, authenticate, async (req, res) => {
+    await send(req, deliveryCommands.deleteDestination, destinationIdsOf(req));
+    res.status(200).end();
+  });
+
+  router.post(`${base}/:destinationId/rotate_secret{.json}`, authenticate, async (req, res) => {
+    const payload = { ...rotationOptions(req), ...destinationIdsOf(req) };
+    res.json({ destination: await send<DestinationWithSecretView>(req, deliveryCommands.rotateDestinationSecret, payload) });
+  });
+
+  // Paged as the submissions database API: `page` and `per_page`, and the same counts.
+  router.get(`${base}/:destinationId/deliveries{.json}`, authenticate, async (req, res) => {
+    const payload = { ...destinationIdsOf(req), page: pageQuery(req, 'page'), per_page: pageQuery(req, 'per_page') };
+    const list = await send<DeliveryListView>(req, deliveryCommands.listDeliveries, payload);
+    res.json({
+      per_page: list.per_page,
+      current_page: list.current_page,
+      total_pages: list.total_pages,
+      current_count: list.deliveries.length,
+      total_count: list.total_count,
+      deliveries: list.deliveries,
+    });
+  });
+
+  router.post(`${base}/:destinationId/deliveries/:deliveryId/redeliver{.json}`, authenticate, async (req, res) => {
+    const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
+    const delivery = await send<DeliveryView>(req, deliveryCommands.redeliver, { ...destinationIdsOf(req), deliveryId });
+    res.status(202).json({ delivery });
+  });
+
+  return router;
+}

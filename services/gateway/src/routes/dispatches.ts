@@ -1,0 +1,112 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { pushCommands, type DispatchPageView, type DispatchView, type OneshotCreatedView } from '@formcast/contracts';
+import { AppError } from '@formcast/platform';
+import { pageQuery } from '../http/page-query';
+import { pathId } from '../http/path-params';
+import { responseFormat } from '../http/response-format';
+import { renderDispatchesXml, renderDispatchXml } from '../render/dispatches-xml';
+import { dispatchFromBody, dispatchUpdate } from './dispatch-body';
+import type { RouteDeps } from './route-deps';
+import { authorsRoute } from './submissions';
+
+export interface DispatchRouteDeps extends RouteDeps {
+  /** The organization API token check (`requireApiToken`), run for these routes only. */
+  authenticate: RequestHandler;
+}
+
+/** `include_inputs`: `true`/`1` or `false`/`0`; absent is false. */
+function includeInputs(req: Request): boolean {
+  const value = req.query['include_inputs'];
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new AppError('invalid', 'include_inputs: must be true or false');
+}
+
+/** `page` (from 1) and `items` (per page) of the query; the push service applies the defaults (1 and 100). */
+function pageOf(req: Request): { page?: number; items?: number } {
+  return { page: pageQuery(req, 'page'), items: pageQuery(req, 'items') };
+}
+
+/** A page as documented, `{"dispatches":[…]}` or `<dispatches type="array">`; the total beside it in `X-Total-Count`. */
+function sendPage(req: Request, res: Response, page: DispatchPageView): void {
+  res.setHeader('X-Total-Count', String(page.total_count));
+  if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderDispatchesXml(page.dispatches));
+  else res.json({ dispatches: page.dispatches });
+}
+
+/** One dispatch, wrapped as this API wraps one record (`{"device":{…}}`): `{"dispatch":{…}}` or `<dispatch>`. */
+function sendDispatch(req: Request, res: Response, dispatch: DispatchView): void {
+  // JSON unless the path or Accept asks for XML: a create or update answers so whatever its body was.
+  if (responseFormat(req, 'json', { byContentType: false }) === 'xml') res.type('application/xml').send(renderDispatchXml(dispatch));
+  else res.json({ dispatch });
+}
+
+/**
+ * The later generations of the push API (observed-behaviour, "Later generations of the push
+ * API"): v3 dispatches and the v2 create, over the same push commands as the oneshot paths,
+ * so a dispatch created on any path is the same record on every other. Formcast has no web
+ * users: `/api/v3/users/…` is 404 saying so. Another organization's device or dispatch is
+ * 404, as an unknown one.
+ */
+export function dispatchRoutes({ send, authenticate }: DispatchRouteDeps): Router {
+  const router = Router();
+  const deviceRef = (req: Request) => String(req.params['deviceRef']);
+  const dispatchId = (req: Request) => pathId(req.params['dispatchId'], 'Dispatch');
+  const readDispatch = (req: Request, id: number, withInputs = false) =>
+    send<DispatchView>(req, pushCommands.getDispatch, { dispatchId: id, include_inputs: withInputs });
+
+  router.get('/api/v3/dispatch_authors{.:format}', authenticate, authorsRoute(send));
+
+  router.get('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, async (req, res) => {
+    sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listDeviceDispatches, { deviceRef: deviceRef(req), ...pageOf(req) }));
+  });
+
+  const create: RequestHandler = async (req, res) => {
+    const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req) });
+    const dispatch = await readDispatch(req, created.id);
+    res.status(202);
+    sendDispatch(req, res, dispatch);
+  };
+  router.post('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, create);
+  router.post('/api/v2/devices/:deviceRef/dispatches{.:format}', authenticate, create);
+
+  router.post('/api/v3/devices/:deviceRef/dispatches/destroy_all{.:format}', authenticate, async (req, res) => {
+    await send(req, pushCommands.revokeAllOneshots, { deviceRef: deviceRef(req) });
+    res.status(200).end();
+  });
+
+  router.patch('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+    const id = dispatchId(req);
+    await send(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), id));
+    const dispatch = await readDispatch(req, id);
+    res.status(202);
+    sendDispatch(req, res, dispatch);
+  });
+
+  router.delete('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+    await send(req, pushCommands.revokeOneshot, { deviceRef: deviceRef(req), oneshotId: dispatchId(req) });
+    res.status(200).end();
+  });
+
+  router.get('/api/v3/organization_dispatches{.:format}', authenticate, async (req, res) => {
+    sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listOrganizationDispatches, pageOf(req)));
+  });
+
+  router.get('/api/v3/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+    sendDispatch(req, res, await readDispatch(req, dispatchId(req), includeInputs(req)));
+  });
+
+  router.delete('/api/v3/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+    await send(req, pushCommands.revokeDispatch, { dispatchId: dispatchId(req) });
+    res.status(200).end();
+  });
+
+  router.all(['/api/v3/users{.:format}', '/api/v3/users/*rest'], authenticate, () => {
+    throw new AppError(
+      'not_found',
+      'Formcast has no web users, only devices: dispatches are read and sent through /api/v3/devices/<identifier>/dispatches and /api/v3/organization_dispatches',
+    );
+  });
+
+  return router;
+}

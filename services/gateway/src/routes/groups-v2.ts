@@ -1,0 +1,26 @@
+import { Router, type RequestHandler } from 'express';
+import { requireOwnOrganization } from '../http/organization-scope';
+import { createGroups, deleteGroup, listGroups, updateGroup } from './groups';
+import type { RouteDeps } from './route-deps';
+
+export interface GroupV2RouteDeps extends RouteDeps {
+  /** The organization API token check (`requireApiToken`), run for these routes only. */
+  authenticate: RequestHandler;
+}
+
+/**
+ * Groups v2 (observed-behaviour, "Later generations of the other APIs"): the list at
+ * /api/v2/organizations/<org>/groups; create, update and delete at
+ * /api/organizations/<org>/groups…. The first generation's handlers and shapes, over the
+ * same commands: a group written on either generation is the one record on both. Another
+ * organization's id in the path is 404, as on /organizations/<org>/….
+ */
+export function groupV2Routes({ send, authenticate }: GroupV2RouteDeps): Router {
+  const router = Router();
+  const ownOrganization = [authenticate, requireOwnOrganization];
+  router.get('/api/v2/organizations/:orgId/groups{.:format}', ...ownOrganization, listGroups(send));
+  router.post('/api/organizations/:orgId/groups{.:format}', ...ownOrganization, createGroups(send));
+  router.put('/api/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, updateGroup(send));
+  router.delete('/api/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, deleteGroup(send));
+  return router;
+}

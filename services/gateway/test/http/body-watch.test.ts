@@ -1,0 +1,97 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Request, Response } from 'express';
+import { RawConnection, requestHead, pause } from '../../../../test/support/raw-http';
+import { watchRequestBodies } from '../../src/http/body-watch';
+import { bodyTimeoutMs, defaultHttpTimeouts, type HttpTimeouts } from '../../src/http/http-timeouts';
+
+const limitBytes = 64 * 1024;
+
+/** A server watching bodies as the gateway does, whose handler answers `status` after `afterMs` without reading the body. */
+async function serve(timeouts: Partial<HttpTimeouts>, handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string }> {
+  const watch = watchRequestBodies({ ...defaultHttpTimeouts, ...timeouts }, limitBytes);
+  const server = createServer((req, res) => {
+    watch(req as Request, res as Response, () => handle(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const refuseAtOnce = (_req: IncomingMessage, res: ServerResponse) => {
+  res.statusCode = 413;
+  res.end('too large');
+};
+
+describe('bodyTimeoutMs', () => {
+  it('grows with the size at the minimum rate', () => {
+    const timeouts = { ...defaultHttpTimeouts, bodyBaseMs: 30_000, bodyMinBytesPerSecond: 64 * 1024 };
+    expect(bodyTimeoutMs(0, timeouts)).toBe(30_000);
+    expect(bodyTimeoutMs(1024 * 1024, timeouts)).toBe(46_000);
+  });
+});
+
+describe('watchRequestBodies', () => {
+  const servers: Server[] = [];
+  const connections: RawConnection[] = [];
+  const start = async (...args: Parameters<typeof serve>) => {
+    const { server, url } = await serve(...args);
+    servers.push(server);
+    const connection = await RawConnection.open(url);
+    connections.push(connection);
+    return connection;
+  };
+  afterEach(async () => {
+    for (const connection of connections.splice(0)) connection.destroy();
+    for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('answers 408 and closes when the body does not arrive within its time', async () => {
+    const connection = await start({ bodyBaseMs: 300 }, () => undefined);
+    await connection.write(requestHead('POST', '/', { 'Content-Length': 10 }) + 'abc');
+    await connection.waitForText(/^HTTP\/1\.1 408 [\s\S]*did not arrive within 1 s/);
+    expect(await connection.closedWithin(5_000)).toBe(true);
+  });
+
+  it('leaves a body that arrived alone, however long the answer takes', async () => {
+    const connection = await start({ bodyBaseMs: 200 }, (req, res) => {
+      req.resume();
+      setTimeout(() => res.end('late'), 600);
+    });
+    await connection.write(requestHead('POST', '/', { 'Content-Length': 3 }) + 'abc');
+    await connection.waitForText(/^HTTP\/1\.1 200 [\s\S]*late$/);
+    expect(connection.isClosed).toBe(false);
+  });
+
+  it('drops the rest of a refused body for REFUSED_BODY_DRAIN_MS at most, then cuts the connection', async () => {
+    const connection = await start({ refusedBodyDrainMs: 500 }, refuseAtOnce);
+    await connection.write(requestHead('POST', '/', { 'Content-Length': limitBytes }));
+    const started = Date.now();
+    for (let i = 0; i < 40 && !connection.isClosed; i++) {
+      await connection.write('A');
+      await pause(100);
+    }
+    expect(connection.isClosed).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(connection.text).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it('cuts a refused body once it passes twice the limit, without reading it to its end', async () => {
+    const connection = await start({}, refuseAtOnce);
+    const total = 200 * 1024 * 1024;
+    await connection.write(requestHead('POST', '/', { 'Content-Length': total }));
+    const chunk = Buffer.alloc(64 * 1024, 'A');
+    let sent = 0;
+    while (sent < total && (await connection.write(chunk))) sent += chunk.length;
+    expect(sent).toBeLessThan(total / 4);
+    expect(connection.text).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it('keeps the connection when the refused body ends within the bounds', async () => {
+    const connection = await start({}, refuseAtOnce);
+    await connection.write(requestHead('POST', '/', { 'Content-Length': limitBytes }));
+    await connection.write(Buffer.alloc(limitBytes, 'A'));
+    await connection.write(requestHead('GET', '/', {}));
+    await connection.waitForText(/413 [\s\S]*HTTP\/1\.1 413 /);
+    expect(connection.isClosed).toBe(false);
+  });
+});

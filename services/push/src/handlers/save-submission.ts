@@ -1,0 +1,31 @@
+import { pushEvents, type Envelope, type ResolvedDevice } from '@formcast/contracts';
+import { requireOrgId } from '@formcast/platform';
+import { oneshotEvent } from '../domain/oneshot-events';
+import type { Submission } from '../domain/records';
+import { submissionReceivedEvent } from '../domain/submission-events';
+import { acceptedSubmission, type SubmissionRequest } from '../domain/submission-rules';
+import type { PushDeps } from './deps';
+
+/**
+ * A submission whose device and form are known and whose answers are checked, decided and
+ * saved in one write with its events; then the relay is woken. The same command again, or
+ * the same client id again, answers with the submission saved first.
+ */
+export async function saveSubmission(
+  { store, eventsWritten }: PushDeps,
+  command: Envelope,
+  request: SubmissionRequest & { device: ResolvedDevice },
+): Promise<Submission> {
+  const { device, oneshotId, clientSubmissionId } = request;
+  const submission = await store.submit(
+    { orgId: requireOrgId(command), deviceId: device.id, oneshotId, clientSubmissionId },
+    (loaded) => acceptedSubmission(loaded, request, new Date().toISOString()),
+    {
+      completed: oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId),
+      received: submissionReceivedEvent(command.requestId),
+    },
+    command.id,
+  );
+  eventsWritten();
+  return submission;
+}

@@ -1,0 +1,28 @@
+import type { Envelope } from '@formcast/contracts';
+import { activeTraceContext, inSpan, SpanKind } from '@formcast/tracing';
+
+/**
+ * A store write in a span of its own (`push.store <operation>`), child of the command's span.
+ * `write` is handed `carryTrace`: an event factory wrapped with it makes events that carry
+ * this span's trace context into the outbox (the envelope is stored whole), so the relay's
+ * publish, however much later, joins the request's trace. The factory may run on a later
+ * turn (SQLite group commit), so the context is taken here, not where it runs. Off: `write`
+ * as it is, the factories untouched.
+ */
+export function tracedStoreWrite<T>(operation: string, write: (carryTrace: CarryTrace) => Promise<T>): Promise<T> {
+  return inSpan(`push.store ${operation}`, SpanKind.INTERNAL, () => write(carryActiveTrace()), undefined, { 'db.operation.name': operation });
+}
+
+export type CarryTrace = <A, E extends Envelope>(factory: (input: A) => E | null) => (input: A) => E | null;
+
+function carryActiveTrace(): CarryTrace {
+  const traceContext = activeTraceContext();
+  return (factory) => {
+    if (!traceContext) return factory;
+    return (input) => {
+      const event = factory(input);
+      if (event) event.traceContext = traceContext;
+      return event;
+    };
+  };
+}

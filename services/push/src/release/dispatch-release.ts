@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { pushEvents } from '@formcast/contracts';
+import type { Logger } from '@formcast/platform';
+import { devicePushToken } from '../directory-cache/device-push-token';
+import type { DirectoryLookup } from '../directory-cache/directory-lookup';
+import { oneshotEvent } from '../domain/oneshot-events';
+import { releasedOneshots } from '../domain/oneshot-lifecycle';
+import type { DispatchSummary } from '../domain/records';
+import type { PushStore } from '../store/push-store';
+
+export interface DispatchReleaseOptions {
+  /** How often to look for due dispatches (PUSH_RELEASE_INTERVAL_MS). */
+  intervalMs: number;
+  /** Dispatches released in one transaction at most. */
+  batchSize?: number;
+  /** The time; the system clock unless given (tests give their own). */
+  clock?: () => Date;
+}
+
+const deviceKey = (d: { orgId: number; deviceId: number }) => `${d.orgId}:${d.deviceId}`;
+
+/**
+ * Releases the dispatches scheduled for later once their time has come: each one's release
+ * and its `created` event (badge, notification) are one transaction of the store, and only
+ * what that transaction finds still due is released, so a dispatch is released once even
+ * with several replicas doing this at the same moment, and a crash leaves it released with
+ * its event or not at all (the next look, here or after the restart, takes it).
+ */
+export class DispatchRelease {
+  private readonly batchSize: number;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private looking: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly store: PushStore,
+    private readonly directory: DirectoryLookup,
+    private readonly eventsWritten: () => void,
+    private readonly logger: Logger,
+    private readonly options: DispatchReleaseOptions,
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops after the look in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.looking;
+  }
+
+  /** Releases every dispatch due now, batch after batch; how many it released. */
+  async releaseDue(): Promise<number> {
+    let released = 0;
+    for (;;) {
+      const now = (this.options.clock?.() ?? new Date()).toISOString();
+      const due = await this.store.listDue(now, this.batchSize);
+      if (due.length === 0) return released;
+      const requestId = `release-${randomUUID()}`;
+      const pushTokens = await this.pushTokens(due, requestId);
+      const batch = await this.store.release(
+        due.map((d) => d.id),
+        (loaded) => releasedOneshots(loaded, now),
+        (oneshot) => oneshotEvent(pushEvents.oneshotCreated, pushTokens.get(deviceKey(oneshot)) ?? null, requestId)(oneshot),
+      );
+      released += batch.length;
+      if (batch.length > 0) this.eventsWritten();
+      if (due.length < this.batchSize) return released;
+    }
+  }
+
+  /** Each device's push token, read before the transaction (the directory is another service). */
+  private async pushTokens(due: DispatchSummary[], requestId: string): Promise<Map<string, string | null>> {
+    const tokens = new Map<string, string | null>();
+    for (const d of due) {
+      const key = deviceKey(d);
+      if (!tokens.has(key)) tokens.set(key, await devicePushToken(this.directory, d.orgId, d.deviceId, requestId));
+    }
+    return tokens;
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.looking = this.releaseDue()
+        .catch((err: unknown) => this.logger.warn({ err }, 'could not release due dispatches; will try again'))
+        .finally(() => {
+          this.looking = null;
+          this.schedule(this.options.intervalMs);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+}
