@@ -1,4 +1,4 @@
-import { openSqlite, SqliteQueries, type Migration, type SqliteDatabase } from '@formcast/storage';
+import { closeSqlite, openSqlite, SqliteQueries, type Migration, type SqliteDatabase } from '@formcast/storage';
 import type { ClaimOutcome, IdempotencyStore, KeyRequest, StoredReply } from './idempotency-store';
 import type { PruneOptions } from './prune-schedule';
 import { createKeysTableSql, migrateIdempotency, SqliteKeyTable } from './sqlite-key-table';
@@ -57,6 +57,6 @@ export class SqliteIdempotencyStore implements IdempotencyStore {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDatabase && this.sql.db.open) this.sql.db.close();
+    if (this.ownsDatabase) await closeSqlite(this.sql.db);
   }
 }

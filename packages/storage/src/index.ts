@@ -7,4 +7,4 @@ export * from './mongo-store';
 export * from './registered-model';
 export * from './open-store';
 export * from './sqlite-queries';
-export { sqliteCheckpointer } from './sqlite-checkpointer';
+export { closeSqlite, sqliteCheckpointer } from './sqlite-checkpointer';

@@ -23,7 +23,12 @@ const checkpointAll = () => {
 const timer = setInterval(checkpointAll, workerData.intervalMs);
 parentPort.on('message', (message) => {
   if (message.add !== undefined && !open.has(message.add)) quietly(() => open.set(message.add, new Database(message.add, { fileMustExist: true })));
-  if (message.remove !== undefined) { const db = open.get(message.remove); open.delete(message.remove); if (db) quietly(() => db.close()); }
+  if (message.remove !== undefined) {
+    const db = open.get(message.remove);
+    open.delete(message.remove);
+    if (db) quietly(() => db.close());
+    parentPort.postMessage({ removed: message.remove });
+  }
   if (message.stop) { clearInterval(timer); checkpointAll(); for (const db of open.values()) quietly(() => db.close()); open.clear(); parentPort.close(); }
 });
 `;
@@ -46,6 +51,10 @@ export class SqliteCheckpointer {
   private failed = false;
   /** The connections handed over, by file; a file stays with the worker while one is open. */
   private readonly connections = new Map<string, Set<SqliteDatabase>>();
+  /** Files handed back whose worker connection may still be open, with who waits for its close. */
+  private readonly releasing = new Map<string, Array<() => void>>();
+  /** The file each connection handed over was opened as. */
+  private readonly fileOf = new WeakMap<SqliteDatabase, string>();
 
   /** Takes over `db`'s checkpoints (its file, resolved); `release` gives them back at close. */
   add(file: string, db: SqliteDatabase): void {
@@ -58,6 +67,7 @@ export class SqliteCheckpointer {
       worker.postMessage({ add: file });
     }
     open.add(db);
+    this.fileOf.set(db, file);
     db.pragma('wal_autocheckpoint = 0');
   }
 
@@ -65,8 +75,22 @@ export class SqliteCheckpointer {
     const open = this.connections.get(file);
     if (!open?.delete(db) || open.size > 0) return;
     this.connections.delete(file);
-    this.worker?.postMessage({ remove: file });
+    if (this.worker) {
+      this.releasing.set(file, this.releasing.get(file) ?? []);
+      this.worker.postMessage({ remove: file });
+    }
     if (this.connections.size === 0) this.stop();
+  }
+
+  /**
+   * Resolves once the worker's own connection to `db`'s file is closed too (at once for a
+   * connection never handed over). Until then the worker may still touch the file and its
+   * -wal and -shm companions: a folder removed sooner could see them come back.
+   */
+  closed(db: SqliteDatabase): Promise<void> {
+    const waiting = this.releasing.get(this.fileOf.get(db) ?? '');
+    if (waiting === undefined || db.open) return Promise.resolve();
+    return new Promise((resolve) => waiting.push(resolve));
   }
 
   /** Files whose checkpoints the worker does (for tests). */
@@ -80,6 +104,9 @@ export class SqliteCheckpointer {
       workerData: { sqliteModule: require.resolve('better-sqlite3'), intervalMs },
     });
     worker.unref();
+    worker.on('message', (message: { removed?: string }) => {
+      if (message.removed !== undefined) this.settle(message.removed);
+    });
     worker.on('error', () => this.fail(worker));
     worker.on('exit', () => this.fail(worker));
     this.worker = worker;
@@ -92,8 +119,16 @@ export class SqliteCheckpointer {
     worker?.postMessage({ stop: true });
   }
 
+  private settle(file: string): void {
+    const waiting = this.releasing.get(file);
+    this.releasing.delete(file);
+    for (const resolve of waiting ?? []) resolve();
+  }
+
   /** The worker is gone while files were handed to it: their connections checkpoint themselves again. */
   private fail(worker: Worker): void {
+    // A worker gone (stopped or failed) holds no connection any more.
+    for (const file of [...this.releasing.keys()]) this.settle(file);
     if (this.worker !== worker) return; // stopped on purpose
     this.worker = null;
     this.failed = true;
@@ -105,6 +140,17 @@ export class SqliteCheckpointer {
 }
 
 export const sqliteCheckpointer = new SqliteCheckpointer();
+
+/**
+ * Closes a database opened with `openSqlite`, resolving once no connection of this process
+ * (the checkpointer's included) has its file open: a store's `close()` awaits it, so a stopped
+ * service leaves its files alone.
+ */
+export async function closeSqlite(db: SqliteDatabase): Promise<void> {
+  if (!db.open) return;
+  db.close();
+  await sqliteCheckpointer.closed(db);
+}
 
 /**
  * Hands `db`'s checkpoints to the process's checkpointer until `db.close()`. `file` is the

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@formcast/testing';
 import { openSqlite, type SqliteDatabase } from '../src';
-import { SqliteCheckpointer, sqliteCheckpointer } from '../src/sqlite-checkpointer';
+import { closeSqlite, SqliteCheckpointer, sqliteCheckpointer } from '../src/sqlite-checkpointer';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'storage-checkpointer-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
@@ -48,6 +48,21 @@ describe('background checkpoints', () => {
     expect(sqliteCheckpointer.files).toContain(file);
     second.close();
     expect(sqliteCheckpointer.files).not.toContain(file);
+  });
+
+  it('closes the file everywhere before closeSqlite resolves: the last connection takes the -wal and -shm with it', async () => {
+    const folder = mkdtempSync(join(dataDir, 'closed-'));
+    const file = join(folder, 'closing.sqlite');
+    const db = open(file);
+    writeNotes(db, 20);
+    await waitFor(() => statSync(file).size > 20_000, { timeoutMs: 5000, description: 'a background checkpoint' });
+    expect(existsSync(`${file}-wal`)).toBe(true);
+    await closeSqlite(db);
+    expect(readdirSync(folder)).toEqual(['closing.sqlite']);
+    rmSync(folder, { recursive: true });
+    // Nothing comes back once the folder is gone (a worker still checkpointing would recreate the companions).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(existsSync(folder)).toBe(false);
   });
 
   it('loses nothing written: a reopened file holds every row', () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { closeSqlite, nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
 import type { AttemptOutcome, DestinationHealthChange } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
 import type { DeliveryWithAttempts, Destination, DestinationChange, NewDelivery, NewDestination } from '../domain/records';
@@ -302,7 +302,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    await closeSqlite(this.db);
   }
 
   // Shared steps -----------------------------------------------------------------------

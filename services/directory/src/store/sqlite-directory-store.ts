@@ -1,4 +1,4 @@
-import { type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { closeSqlite, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
 import type { DirectoryStore } from './directory-store';
 import { SqliteDeviceStore } from './devices/sqlite-device-store';
 import { SqliteFormStore } from './forms/sqlite-form-store';
@@ -39,6 +39,6 @@ export class SqliteDirectoryStore implements DirectoryStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    await closeSqlite(this.db);
   }
 }

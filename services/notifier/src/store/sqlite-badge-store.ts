@@ -1,4 +1,4 @@
-import { migrateSqlite, openSqlite, SqliteQueries, type SqliteDatabase, type SqliteStatement } from '@formcast/storage';
+import { closeSqlite, migrateSqlite, openSqlite, SqliteQueries, type SqliteDatabase, type SqliteStatement } from '@formcast/storage';
 import {
   defaultTombstoneTtlMs,
   type BadgeChange,
@@ -125,7 +125,7 @@ export class SqliteBadgeStore implements BadgeStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.db.close();
+    await closeSqlite(this.db);
   }
 
   private countOf(key: Device): number {

@@ -1,4 +1,4 @@
-import { nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@formcast/storage';
+import { closeSqlite, nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 import { SqliteIdempotencyStore, SqliteKeyTable, type IdempotencyStore } from '@formcast/idempotency';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
@@ -233,7 +233,7 @@ export class SqlitePushStore implements PushStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    await closeSqlite(this.db);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { closeSqlite, nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceNotFound } from './resource-errors';
 import type { ResourcePatch, ResourceStore } from './resource-store';
@@ -145,7 +145,7 @@ export class SqliteResourceStore implements ResourceStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    await closeSqlite(this.db);
   }
 
   // Shared steps -----------------------------------------------------------------------
