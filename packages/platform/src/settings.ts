@@ -38,6 +38,16 @@ const booleanFlag = (fallback: boolean) =>
     .refine((v) => v === undefined || v === '' || v === 'true' || v === 'false', { message: 'must be true or false' })
     .transform((v) => (v === undefined || v === '' ? fallback : v === 'true'));
 
+/** An AES-256 key: 32 bytes in Base64 (standard or URL-safe alphabet); empty = unset. */
+const base64Key = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v))
+  .refine((v) => v === undefined || (/^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32), {
+    message: 'must be 32 bytes in Base64 (e.g. `openssl rand -base64 32`)',
+  });
+
 /** Every setting of every process, with its environment name, default and meaning. */
 export const settingsSchema = z.object({
   /** PORT: the HTTP port of the gateway (0 picks a free one). */
@@ -169,6 +179,24 @@ export const settingsSchema = z.object({
   DELIVERY_DESTINATION_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
   /** DELIVERY_ORGANIZATION_CONCURRENCY: attempts at once for one organization, all its destinations together. */
   DELIVERY_ORGANIZATION_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  /**
+   * DELIVERY_SECRETS_KEY: the key (32 bytes in Base64: `openssl rand -base64 32`) that encrypts
+   * destinations' signing secrets at rest (AES-256-GCM). Required with MONGO_URL; unset on
+   * SQLite, one is generated at first start into DATA_DIR/delivery-secrets-key (0600).
+   */
+  DELIVERY_SECRETS_KEY: base64Key,
+  /**
+   * DELIVERY_SECRETS_PREVIOUS_KEY: the key DELIVERY_SECRETS_KEY replaced, during a key rotation:
+   * secrets sealed with it are still read, and sealed again with the new key at start.
+   */
+  DELIVERY_SECRETS_PREVIOUS_KEY: base64Key,
+  /**
+   * DELIVERY_RETENTION_DAYS: ended deliveries (delivered, or given up) and their attempts are
+   * removed this long after they ended (Svix keeps attempts 90 days). Pending ones are kept.
+   */
+  DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** DELIVERY_SWEEP_INTERVAL_MS: how often a delivery process removes what is past DELIVERY_RETENTION_DAYS. */
+  DELIVERY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
