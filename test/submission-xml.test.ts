@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
+import { waitFor } from '@formcast/testing';
 import type { ApiResponse } from './support/api-client';
 import { enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
 import { createTemplate, inspectionForm, pushJson, type TestTemplate } from './support/push-fixtures';
 import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
+import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
 const dmNamespace = 'http://mobileforms.devicemagic.com/xforms';
 
@@ -69,7 +71,7 @@ interface DatabaseRecord {
 const databaseAnswers = (record: DatabaseRecord) => Object.fromEntries(Object.entries(record.answers).map(([question, { value }]) => [question, value]));
 
 describe.each(systemModes)('A submission as XML: GET /api/v3/submissions/<id> (%s)', (mode) => {
-  const sys = useSystem(mode, { organizations: 2, template: specialForm });
+  const sys = useSystem(mode, { organizations: 2, template: specialForm, env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' } });
 
   const instance = (namespace: string, body: string, id: string | null) =>
     `<?xml version='1.0' encoding='UTF-8'?><instance xmlns='${namespace}'${id === null ? '' : ` submissionIdentifier='${id}'`}>${body}</instance>`;
@@ -207,6 +209,76 @@ describe.each(systemModes)('A submission as XML: GET /api/v3/submissions/<id> (%
     expect(inputs).toEqual({ visits: '9', customer_name: 'Kept' });
     // No form left to order them by: the order they were sent and stored in.
     expect(Object.keys(inputs)).toEqual(['visits', 'customer_name']);
+  });
+
+  describe('and as the XML webhook body: the same bytes, one writer', () => {
+    let receiver: WebhookReceiver;
+    beforeAll(async () => {
+      receiver = await WebhookReceiver.start();
+    });
+    afterAll(() => receiver?.close());
+
+    /** A form of its own with an xml_format destination at `path`: every submission of it arrives there. */
+    async function formDeliveredTo(path: string): Promise<TestTemplate> {
+      const form = await createTemplate(sys.api, sys.org, { ...specialForm, title: `${specialForm.title} ${path}` });
+      const res = await sys.api.post(`/api/forms/${form.id}/destinations.json`, {
+        token: sys.org.token,
+        json: {
+          destination: { description: 'instance', format_selection: 'xml_format', transport_selection: 'http_transport' },
+          xml_format: {},
+          http_transport: { uri: receiver.url(path) },
+        },
+      });
+      expect(res.status).toBe(201);
+      return form;
+    }
+
+    const arrivals = (path: string, count: number): Promise<ReceivedWebhook[]> =>
+      waitFor(() => (receiver.received(path).length >= count ? receiver.received(path) : undefined), { description: `${count} webhook(s) at ${path}`, timeoutMs: 15_000 });
+
+    it('sends each submission, however it came, as the bytes GET /api/v3/submissions/<id> answers', async () => {
+      const path = `/instances/${mode}`;
+      const form = await formDeliveredTo(path);
+      const device = await enrollDevice(sys.api, sys.org);
+      const ids: number[] = [];
+
+      // As JSON on the device side, answers out of the form's order, {"value": x} and text that needs escaping.
+      const json = await submitJson(device, form, {
+        answers: { parts: [{ qty: '1', part_no: 'P<1>' }, { part_no: 'Q&2' }], contact: { floor: { value: '2' }, phone: '0800' }, customer_name: `Zoë "Z" <O'Neil>\nline 2`, comments: '' },
+        submission_identifier: `both-${mode}`,
+        submitted_at: '2030-06-01T10:20:30+02:00',
+      });
+      expect(json.status).toBe(201);
+      ids.push(json.json().submission.id);
+      // As an XML instance on v3 without a submissionIdentifier.
+      expect((await submitV3(device, instance(form.namespace, '<visits>3</visits><customer_name>Acme &amp; Co</customer_name>', null))).status).toBe(202);
+      // Completing a pushed oneshot.
+      const pushed = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: form.namespace, payload: {} });
+      expect(pushed.status).toBe(202);
+      const completed = await sys.api.post(`/device/oneshots/${pushed.json().oneshot_list[0].id}/submission`, {
+        bearer: device.secret,
+        json: { answers: { comments: 'done', customer_name: 'Oneshot' } },
+      });
+      expect(completed.status).toBe(201);
+
+      const received = await arrivals(path, 3);
+      const records = await databaseRecords(form, device);
+      expect(records).toHaveLength(3);
+      for (const record of records) ids.push(record.metadata['submission_id']!.value);
+      const texts = received.map((request) => request.body);
+      expect(received.map((request) => request.headers['content-type'])).toEqual(Array(3).fill('application/xml'));
+      for (const id of new Set(ids)) {
+        const fetched = await submissionXml(id);
+        expect(fetched.status).toBe(200);
+        expect(texts).toContain(fetched.text);
+      }
+      // The cases that used to differ: no client id (no attribute either way) and the form's order.
+      expect(texts.filter((text) => !text.includes('submissionIdentifier='))).toHaveLength(2);
+      expect(texts.find((text) => text.includes(`submissionIdentifier="both-${mode}"`))).toContain(
+        `<inputs><customer_name>Zoë &quot;Z&quot; &lt;O&apos;Neil&gt;\nline 2</customer_name><comments/><contact><phone>0800</phone><floor>2</floor></contact>` +
+          '<parts><part_no>P&lt;1&gt;</part_no><qty>1</qty></parts><parts><part_no>Q&amp;2</part_no></parts></inputs></instance>',
+      );
+    });
   });
 
   it("answers 404 for another organization's submission, an unknown or non-numeric id and any suffix but .xml; 401 with a Basic challenge without the API token", async () => {

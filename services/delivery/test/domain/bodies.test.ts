@@ -47,17 +47,22 @@ describe('the XML body', () => {
     );
   });
 
-  it('escapes attributes, drops what XML cannot carry, and identifies a submission without a client id by its own', () => {
+  it('escapes attributes, writes what XML cannot carry as U+FFFD, and leaves submissionIdentifier out when the client gave none', () => {
     const xml = xmlBody(
       submission({
         clientSubmissionId: null,
         formName: 'Say "hi" & <bye>',
-        answers: { note: 'bell\u0007 ok', empty: '', 'not a name': 'x', __proto_x: 'kept' },
+        answers: { note: 'bell\u0007 ok', empty: '', __proto_x: 'kept' },
       }),
     );
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(xml);
-    expect(parsed.instance['submissionIdentifier']).toBe('41');
+    expect(parsed.instance['submissionIdentifier']).toBeUndefined();
+    expect(xml).toContain(' xmlns:dm="http://mobileforms.devicemagic.com/xforms" submittingDevice="Android_1" ');
     expect(parsed.instance['dm:form']).toBe('Say "hi" & <bye>');
-    expect(parsed.instance.inputs).toEqual({ note: 'bell ok', empty: '', __proto_x: 'kept' });
+    expect(parsed.instance.inputs).toEqual({ note: 'bell\uFFFD ok', empty: '', __proto_x: 'kept' });
+  });
+
+  it('refuses an answer named as no element can be rather than send a broken document', () => {
+    expect(() => xmlBody(submission({ answers: { 'not a name': 'x' } }))).toThrow(/not an XML name/);
   });
 });

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { STATUS_CODES } from 'node:http';
 import type { ErrorBody } from '@formcast/contracts';
-import { buildXml } from '../xml/build-xml';
+import { buildXml } from '@formcast/xml-writing';
 import { errorStatus } from './error-status';
 import type { ResponseFormat } from './response-format';
 

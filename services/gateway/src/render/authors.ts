@@ -1,5 +1,5 @@
 import type { DeviceView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlNullableText } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlNullableText } from '@formcast/xml-writing';
 
 /** A possible author of submissions, as the real product's `dispatch_authors` shows one. */
 export interface AuthorView {

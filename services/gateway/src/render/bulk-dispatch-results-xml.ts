@@ -1,5 +1,5 @@
 import type { BulkDispatchResult } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlInteger } from '@formcast/xml-writing';
 
 function resultElement(result: BulkDispatchResult): Record<string, unknown> {
   if ('error' in result) return { status: xmlInteger(result.status), error: { code: result.error.code, message: result.error.message } };

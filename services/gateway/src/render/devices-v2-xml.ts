@@ -1,5 +1,5 @@
 import type { DeviceV2View } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
 
 /**
  * A device as the second generation shows it (observed-behaviour): underscored names,

@@ -1,5 +1,5 @@
 import type { DeviceView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
 
 /**
  * `<custom-attributes>`: empty as the real product showed it (`<custom-attributes/>`), else

@@ -1,6 +1,5 @@
 import type { DispatchView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger, xmlNullableText } from '../xml/build-xml';
-import { inputElements } from './input-elements';
+import { buildXml, inputElements, xmlArray, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
 
 /** `<t type="dateTime">…</t>`, or `<t type="dateTime" nil="true"/>` when there is none (Rails `to_xml`). */
 function xmlDateTime(value: string | null): Record<string, unknown> {

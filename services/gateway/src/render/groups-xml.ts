@@ -1,5 +1,5 @@
 import type { GroupView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlInteger } from '@formcast/xml-writing';
 
 function groupElement(group: GroupView): Record<string, unknown> {
   return {

@@ -1,5 +1,5 @@
 import type { OneshotCreatedView, OutstandingOneshotView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlInteger } from '@formcast/xml-writing';
 
 /** Spec 2.7: `<oneshot_list><oneshot><id/><namespace/><name/></oneshot></oneshot_list>`. */
 export function renderOneshotListXml(created: OneshotCreatedView[]): string {

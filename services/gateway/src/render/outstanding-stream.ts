@@ -1,5 +1,5 @@
 import type { OutstandingOneshotView } from '@formcast/contracts';
-import { escapeXmlText } from '../xml/xml-characters';
+import { escapeXmlText } from '@formcast/xml-writing';
 
 /**
  * The organization listing (spec 2.8) written as it streams, page by page, byte for byte

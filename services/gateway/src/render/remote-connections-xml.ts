@@ -1,5 +1,5 @@
 import type { DestinationDetailView, DestinationWithSecretView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
 
 /** An http_transport destination as the Connections API shows it; `secret` only on create. */
 export type ConnectionView = DestinationDetailView | DestinationWithSecretView;

@@ -1,5 +1,5 @@
 import type { ResourceListItemView, ResourceTableView, ResourceView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger } from '../xml/build-xml';
+import { buildXml, xmlArray, xmlInteger } from '@formcast/xml-writing';
 
 /** A described resource with its processing status, as the v3 describe shows it. */
 export type ResourceWithStatusView = ResourceView & { status: string };

@@ -7,7 +7,7 @@ import {
   type DeviceWithPushTokenPresenceView,
 } from '@formcast/contracts';
 import { responseFormat } from '../http/response-format';
-import { buildXml, xmlInteger } from '../xml/build-xml';
+import { buildXml, xmlInteger } from '@formcast/xml-writing';
 import type { RouteDeps } from './route-deps';
 
 export interface BadgeRouteDeps extends RouteDeps {

@@ -1,5 +1,5 @@
 import { AppError } from '@formcast/platform';
-import { codePointLabel, firstNonXmlCharacter } from './xml-characters';
+import { codePointLabel, firstNonXmlCharacter } from '@formcast/xml-writing';
 
 /**
  * How a value's parts are named in a refusal: JSON and form bodies by key (`payload.customer_name`,

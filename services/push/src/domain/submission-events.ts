@@ -1,10 +1,15 @@
 import { createEnvelope, submissionEvents, type Envelope, type SubmissionReceivedPayload } from '@formcast/contracts';
 import type { Submission } from './records';
+import { answersInFormOrder } from './submission-instance';
 
 /** Builds a submission's event; the store calls it inside the write, with the submission as saved (with its id). */
 export type SubmissionEventFactory = (submission: Submission) => Envelope<SubmissionReceivedPayload>;
 
-export function submissionReceivedEvent(requestId: string): SubmissionEventFactory {
+/**
+ * The answers go in the order of the form's `questions` (null: as stored), so a consumer
+ * writing them (delivery's XML and JSON bodies) writes them as `GET /api/v3/submissions/<id>` shows them.
+ */
+export function submissionReceivedEvent(requestId: string, questions: unknown[] | null = null): SubmissionEventFactory {
   return ({ id, ...submission }) =>
     createEnvelope<SubmissionReceivedPayload>(
       submissionEvents.submissionReceived,
@@ -22,7 +27,7 @@ export function submissionReceivedEvent(requestId: string): SubmissionEventFacto
         clientSubmissionId: submission.clientSubmissionId,
         submittedAt: submission.submittedAt,
         receivedAt: submission.receivedAt,
-        answers: submission.answers,
+        answers: answersInFormOrder(submission.answers, questions),
       },
       { orgId: submission.orgId, requestId },
     );

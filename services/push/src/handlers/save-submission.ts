@@ -1,4 +1,4 @@
-import { pushEvents, type Envelope, type ResolvedDevice } from '@formcast/contracts';
+import { pushEvents, type Envelope, type ResolvedDevice, type ResolvedForm } from '@formcast/contracts';
 import { requireOrgId } from '@formcast/platform';
 import { oneshotEvent } from '../domain/oneshot-events';
 import type { Submission } from '../domain/records';
@@ -14,7 +14,7 @@ import type { PushDeps } from './deps';
 export async function saveSubmission(
   { store, eventsWritten }: PushDeps,
   command: Envelope,
-  request: SubmissionRequest & { device: ResolvedDevice },
+  request: SubmissionRequest & { device: ResolvedDevice; form: Pick<ResolvedForm, 'questions'> },
 ): Promise<Submission> {
   const { device, oneshotId, clientSubmissionId } = request;
   const submission = await store.submit(
@@ -22,7 +22,7 @@ export async function saveSubmission(
     (loaded) => acceptedSubmission(loaded, request, new Date().toISOString()),
     {
       completed: oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId),
-      received: submissionReceivedEvent(command.requestId),
+      received: submissionReceivedEvent(command.requestId, request.form.questions),
     },
     command.id,
   );

@@ -103,4 +103,14 @@ describe('submissionReceivedEvent', () => {
       answers: submission.answers,
     });
   });
+
+  it("carries the answers in the form's question order, as GET /api/v3/submissions/<id> shows them", () => {
+    const questions = [
+      { identifier: 'parts', type: 'group', children: [{ identifier: 'part_no', type: 'text' }, { identifier: 'qty', type: 'integer' }] },
+      { identifier: 'site', type: 'text' },
+    ];
+    const { answers } = submissionReceivedEvent('req-1', questions)({ ...submission, answers: { site: 'North', parts: [{ qty: '2', part_no: 'A1' }] } }).payload;
+    expect(Object.keys(answers)).toEqual(['parts', 'site']);
+    expect(Object.keys((answers['parts'] as object[])[0]!)).toEqual(['part_no', 'qty']);
+  });
 });

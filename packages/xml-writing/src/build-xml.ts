@@ -1,15 +1,16 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { xmlSafeText } from './xml-characters';
 
-const builder = new XMLBuilder({
+const options = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
-  format: true,
-  indentBy: '  ',
   suppressEmptyNode: true,
   suppressBooleanAttributes: false,
   processEntities: true,
-});
+} as const;
+
+const indented = new XMLBuilder({ ...options, format: true, indentBy: '  ' });
+const compact = new XMLBuilder({ ...options, format: false });
 
 const declaration = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -18,7 +19,12 @@ const declaration = '<?xml version="1.0" encoding="UTF-8"?>\n';
  * XML cannot carry, should any be stored, become U+FFFD (xmlSafeText), so the answer always parses.
  */
 export function buildXml(rootName: string, root: Record<string, unknown>): string {
-  return declaration + xmlSafeText(builder.build({ [rootName]: root }));
+  return declaration + xmlSafeText(indented.build({ [rootName]: root }));
+}
+
+/** As buildXml, on one line after the declaration: no whitespace between elements (a device's XML instance). */
+export function buildCompactXml(rootName: string, root: Record<string, unknown>): string {
+  return declaration + xmlSafeText(compact.build({ [rootName]: root }));
 }
 
 /** `<n type="integer">5</n>` */
