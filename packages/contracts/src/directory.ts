@@ -275,6 +275,8 @@ export interface ResolvedForm {
 export const directoryEvents = {
   deviceChanged: 'directory.device.changed',
   formChanged: 'directory.form.changed',
+  /** After `formChanged`, when the change was the form's deletion: its dependants (delivery's destinations) go too. */
+  formDeleted: 'directory.form.deleted',
   tokenRevoked: 'directory.token.revoked',
 } as const;
 
@@ -282,5 +284,8 @@ export const directoryEvents = {
 export const deviceChangedPayload = z.object({ orgId: id, deviceId: id, identifier: z.string() });
 /** A template was replaced or deleted. */
 export const formChangedPayload = z.object({ orgId: id, formId: id, namespace: z.string() });
+/** A form was deleted. */
+export const formDeletedPayload = z.object({ orgId: id, formId: id });
+export type FormDeletedPayload = z.infer<typeof formDeletedPayload>;
 /** An API token of the organization was revoked. */
 export const tokenRevokedPayload = z.object({ orgId: id, tokenId: id });

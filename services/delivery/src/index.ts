@@ -4,3 +4,5 @@ export { registerDeliveryService, startDelivery, startDeliveryService, deliveryS
 export { DeliveryWorker } from './worker/delivery-worker';
 export { HttpSender } from './sender/http-sender';
 export type { DeliveryDeps } from './handlers/deps';
+export { SecretCipher, SecretsKeyError, secretCipherFromSettings, generatedKeyFileName } from './secrets';
+export { RetentionSweep } from './worker/retention-sweep';

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
 import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
-import { deliveryCommands as commands, submissionEvents } from '@formcast/contracts';
+import { deliveryCommands as commands, directoryEvents, submissionEvents } from '@formcast/contracts';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import type { Logger, RunningService, ServiceStarter, Settings } from '@formcast/platform';
 import { FormLookup } from './directory/form-lookup';
+import { formDeleted } from './events/form-deleted';
 import { submissionReceived } from './events/submission-received';
 import { createDestination } from './handlers/create-destination';
 import { deleteDestination } from './handlers/delete-destination';
@@ -17,8 +18,10 @@ import { updateDestination } from './handlers/update-destination';
 import { uriRefusal, type Resolver } from './sender/address-guard';
 import { HttpSender } from './sender/http-sender';
 import { openDeliveryStore } from './store/open-delivery-store';
+import { secretCipherFromSettings } from './secrets';
 import { attemptDelivery } from './worker/attempt-delivery';
 import { DeliveryWorker } from './worker/delivery-worker';
+import { RetentionSweep } from './worker/retention-sweep';
 
 export const deliveryServiceName = 'delivery';
 
@@ -43,7 +46,7 @@ const idempotentCommands = [commands.createDestination];
 export function registerDeliveryService(bus: Bus, deps: DeliveryDeps, idempotencyKeys?: IdempotencyStore): void {
   registerServiceHandlers(bus, deliveryServiceName, deps, {
     commands: withIdempotencyKeys(commandHandlers, idempotentCommands, idempotencyKeys),
-    events: { [submissionEvents.submissionReceived]: submissionReceived },
+    events: { [submissionEvents.submissionReceived]: submissionReceived, [directoryEvents.formDeleted]: formDeleted },
   });
 }
 
@@ -58,16 +61,27 @@ export interface DeliveryServiceOptions {
 
 /**
  * The delivery service on its settings: its store (MongoDB when MONGO_URL is set, else
- * `delivery.sqlite` under DATA_DIR), the HTTP sender, and the worker, which starts
- * attempting once the bus is up and stops (after the attempts under way) before the store
- * closes.
+ * `delivery.sqlite` under DATA_DIR), its signing secrets sealed under DELIVERY_SECRETS_KEY
+ * (secrets in clear or under the previous key are sealed again first; a key that opens
+ * none of them stops the start), the HTTP sender, the worker, which starts attempting once
+ * the bus is up and stops (after the attempts under way) before the store closes, and the
+ * retention sweep beside it.
  */
 export async function startDelivery(
   { bus, settings, logger }: { bus: Bus; settings: Settings; logger: Logger },
   options: DeliveryServiceOptions = {},
 ): Promise<RunningService> {
   const log = logger.child({ service: deliveryServiceName });
-  const store = await openDeliveryStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'delivery.sqlite') });
+  const cipher = secretCipherFromSettings(settings, log);
+  const sqliteFile = settings.MONGO_URL ? undefined : join(settings.DATA_DIR, 'delivery.sqlite');
+  const store = await openDeliveryStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'delivery.sqlite') }, cipher);
+  try {
+    const sealed = await store.sealSecrets();
+    if (sealed > 0) log.info({ destinations: sealed, keyId: cipher.currentKeyId }, 'sealed signing secrets with the current key');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const idempotencyKeys = await openIdempotencyStore({
     mongoUrl: settings.MONGO_URL,
     mongoDbName: 'delivery',
@@ -90,6 +104,12 @@ export async function startDelivery(
     ready: () => bus.isReady(),
     logger: log,
   });
+  const sweep = new RetentionSweep(store, {
+    retentionMs: settings.DELIVERY_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    intervalMs: settings.DELIVERY_SWEEP_INTERVAL_MS,
+    now,
+    logger: log,
+  });
   registerDeliveryService(
     bus,
     {
@@ -98,15 +118,27 @@ export async function startDelivery(
       uriRefusal: (uri) => uriRefusal(uri, allowPrivate, options.resolve),
       deliveriesDue: () => worker.wake(),
       now,
+      logger: log,
     },
     idempotencyKeys,
   );
   worker.start();
-  log.info({ allowPrivateNetworks: allowPrivate, timeoutMs: settings.DELIVERY_TIMEOUT_MS }, 'delivery ready');
+  sweep.start();
+  log.info(
+    {
+      allowPrivateNetworks: allowPrivate,
+      timeoutMs: settings.DELIVERY_TIMEOUT_MS,
+      retentionDays: settings.DELIVERY_RETENTION_DAYS,
+      secretsKeyId: cipher.currentKeyId,
+      ...(sqliteFile ? { sqliteFile } : {}),
+    },
+    'delivery ready',
+  );
   return {
     name: deliveryServiceName,
     ping: () => store.ping(),
     stop: async () => {
+      await sweep.stop();
       await worker.stop();
       await http.close();
       await store.close();

@@ -1,6 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { InProcessBus } from '@formcast/bus';
@@ -8,6 +10,7 @@ import {
   createEnvelope,
   deliveryCommands,
   directoryCommands,
+  directoryEvents,
   pushCommands,
   submissionEvents,
   type DeliveryListView,
@@ -25,6 +28,7 @@ import { startDirectoryService } from '@formcast/directory';
 import { isAppError, parseSettings, type RunningService } from '@formcast/platform';
 import { startPushService } from '@formcast/push';
 import { waitFor } from '@formcast/testing';
+import { secretCipherFromSettings } from '../src/secrets';
 import { startDelivery } from '../src/service';
 import { startReceiver, type LocalReceiver, type ReceivedRequest } from './sender/local-receiver';
 
@@ -380,4 +384,149 @@ describe('the delivery service over the bus', () => {
     });
     expect(await outstanding()).toHaveLength(1);
   });
+
+  // Signing secrets at rest -----------------------------------------------------------------
+
+  /** The bytes of the delivery database and its write-ahead log, as a thief would copy them. */
+  function databaseBytes(): Buffer {
+    const file = join(dataDir, 'delivery.sqlite');
+    return Buffer.concat([file, `${file}-wal`].filter((path) => existsSync(path)).map((path) => readFileSync(path)));
+  }
+
+  it('keeps signing secrets sealed in the data file, under a key generated into DATA_DIR (0600), and signs with them after a restart', async () => {
+    const good = await receiver();
+    const destination = await createHttpDestination(good.url);
+    const rotated = await request<DestinationWithSecretView>(deliveryCommands.rotateDestinationSecret, { formId: form.id, destinationId: destination.id });
+    const keyFile = join(dataDir, 'delivery-secrets-key');
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    for (const secret of [destination.secret, rotated.secret]) {
+      expect(databaseBytes().includes(secret)).toBe(false);
+      expect(databaseBytes().includes(secret.slice('whsec_'.length))).toBe(false);
+    }
+    const key = readFileSync(keyFile, 'utf8');
+
+    await stopSystem();
+    await startSystem();
+    expect(readFileSync(keyFile, 'utf8')).toBe(key);
+    await publish(submission());
+    await waitFor(() => good.received.length === 1);
+    expect(() => verified(rotated.secret, good.received[0]!)).not.toThrow();
+    expect(() => verified(destination.secret, good.received[0]!)).not.toThrow();
+  });
+
+  it('refuses to start with a key that did not seal the secrets, saying so, and starts again with the right one', async () => {
+    const good = await receiver();
+    const destination = await createHttpDestination(good.url);
+    await stopSystem();
+    bus = new InProcessBus();
+    const wrongKey = randomBytes(32).toString('base64');
+    await expect(startDelivery({ bus, settings: settings({ DELIVERY_SECRETS_KEY: wrongKey }), logger }, { now })).rejects.toThrow(
+      /sealed with key [0-9a-f]{8}, not with DELIVERY_SECRETS_KEY \(key [0-9a-f]{8}\)/,
+    );
+    await bus.close();
+
+    await startSystem({ DELIVERY_SECRETS_KEY: readFileSync(join(dataDir, 'delivery-secrets-key'), 'utf8').trim() });
+    await publish(submission());
+    await waitFor(() => good.received.length === 1);
+    expect(() => verified(destination.secret, good.received[0]!)).not.toThrow();
+  });
+
+  it('moves the secrets to a new key given with the old one as DELIVERY_SECRETS_PREVIOUS_KEY', async () => {
+    const good = await receiver();
+    const destination = await createHttpDestination(good.url);
+    const oldKey = readFileSync(join(dataDir, 'delivery-secrets-key'), 'utf8').trim();
+    const newKey = randomBytes(32).toString('base64');
+    await stopSystem();
+    await startSystem({ DELIVERY_SECRETS_KEY: newKey, DELIVERY_SECRETS_PREVIOUS_KEY: oldKey });
+    await stopSystem();
+    // Sealed again at that start: the new key alone opens them now.
+    await startSystem({ DELIVERY_SECRETS_KEY: newKey });
+    await publish(submission());
+    await waitFor(() => good.received.length === 1);
+    expect(() => verified(destination.secret, good.received[0]!)).not.toThrow();
+  });
+
+  it('refuses a malformed DELIVERY_SECRETS_KEY, and none with MongoDB, before anything starts', async () => {
+    expect(() => settings({ DELIVERY_SECRETS_KEY: 'c2hvcnQ=' })).toThrow(
+      'Invalid setting DELIVERY_SECRETS_KEY: must be 32 bytes in Base64 (e.g. `openssl rand -base64 32`)',
+    );
+    expect(() => settings({ DELIVERY_SECRETS_PREVIOUS_KEY: 'not base64 at all!' })).toThrow(/Invalid setting DELIVERY_SECRETS_PREVIOUS_KEY/);
+    expect(() => secretCipherFromSettings(settings({ MONGO_URL: 'mongodb://127.0.0.1:1/x' }), logger)).toThrow(/DELIVERY_SECRETS_KEY is required with MONGO_URL/);
+  });
+
+  // Retention ----------------------------------------------------------------------------
+
+  it('sweeps deliveries that ended past the retention, keeps recent and pending ones', async () => {
+    await stopSystem();
+    await startSystem({ DELIVERY_RETENTION_DAYS: '30', DELIVERY_SWEEP_INTERVAL_MS: '100' });
+    const day = 24 * 3_600_000;
+    const good = await receiver();
+    const failing = await receiver((_, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    const delivered = await createHttpDestination(good.url);
+    const paused = await createHttpDestination(failing.url);
+    await publish(submission());
+    await waitFor(async () => (await deliveryLog(delivered.id)).deliveries[0]?.status === 'succeeded');
+    // Failed once, then its destination turned off: pending, and never changed again.
+    await waitFor(async () => (await deliveryLog(paused.id)).deliveries[0]?.attempts.length === 1);
+    await request(deliveryCommands.updateDestination, { formId: form.id, destinationId: paused.id, destination: { active: false } });
+
+    clockOffsetMs += 29 * day;
+    await publish(submission());
+    await waitFor(async () => (await deliveryLog(delivered.id)).deliveries.filter((d) => d.status === 'succeeded').length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // sweeps pass: nothing is 30 days old yet
+    expect((await deliveryLog(delivered.id)).total_count).toBe(2);
+
+    clockOffsetMs += 2 * day; // the first one ended 31 days ago, the second 2 days ago
+    const log = await waitFor(async () => {
+      const listed = await deliveryLog(delivered.id);
+      return listed.total_count === 1 ? listed : undefined;
+    }, { description: 'the sweep' });
+    expect(log.deliveries[0]!.submission_id).toBe(submissionIds);
+    expect((await deliveryLog(paused.id)).deliveries.map((d) => d.status)).toEqual(['pending']);
+  });
+
+  // A form deleted -------------------------------------------------------------------------
+
+  it("removes a deleted form's destinations with their pending deliveries, which are never sent", async () => {
+    const flaky = await receiver((_, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    const destination = await createHttpDestination(flaky.url);
+    const otherForm = await request<FormCreatedView>(directoryCommands.createForm, { definition: inspection });
+    const kept = await request<DestinationWithSecretView>(deliveryCommands.createDestination, {
+      formId: otherForm.id,
+      destination: { format_selection: 'json_format', transport_selection: 'http_transport' },
+      http_transport: { uri: flaky.url },
+    });
+    await publish(submission());
+    await waitFor(async () => (await deliveryLog(destination.id)).deliveries[0]?.attempts.length === 1);
+
+    await request(directoryCommands.deleteForm, { formId: form.id });
+    const remaining = () =>
+      readOnlyCount('SELECT COUNT(*) AS n FROM destinations WHERE form_id = ?', form.id) + readOnlyCount('SELECT COUNT(*) AS n FROM deliveries WHERE form_id = ?', form.id);
+    await waitFor(() => remaining() === 0, { description: "the form's destinations and deliveries removed" });
+    // Its retry comes due: nothing is sent.
+    clockOffsetMs += 6000;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(flaky.received).toHaveLength(1);
+    expect((await errorOf(request(deliveryCommands.getDestination, { formId: form.id, destinationId: destination.id }))).code).toBe('not_found');
+    expect((await request<DestinationDetailView>(deliveryCommands.getDestination, { formId: otherForm.id, destinationId: kept.id })).id).toBe(kept.id);
+    // The event again (at least once): nothing more to remove, nothing fails.
+    await bus.publish(createEnvelope(directoryEvents.formDeleted, { orgId, formId: form.id }, { orgId }));
+    expect((await request<DestinationView[]>(deliveryCommands.listDestinations, { formId: otherForm.id })).map((d) => d.id)).toEqual([kept.id]);
+  });
+
+  /** A count read from the delivery database beside the running service. */
+  function readOnlyCount(sql: string, ...params: unknown[]): number {
+    const db = new Database(join(dataDir, 'delivery.sqlite'), { readonly: true });
+    try {
+      return (db.prepare(sql).get(...params) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  }
 });

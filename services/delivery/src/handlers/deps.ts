@@ -1,3 +1,4 @@
+import type { Logger } from '@formcast/platform';
 import type { FormLookup } from '../directory/form-lookup';
 import type { DeliveryStore } from '../store';
 
@@ -10,4 +11,5 @@ export interface DeliveryDeps {
   deliveriesDue: () => void;
   /** Epoch ms (tests move it). */
   now: () => number;
+  logger?: Logger;
 }

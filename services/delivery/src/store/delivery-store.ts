@@ -48,8 +48,11 @@ export const attemptsKeptPerDelivery = 50;
  * A destination that is not active keeps its pending deliveries without a due time
  * (nothing is attempted); made active again, they are due at once.
  *
- * Errors: AppError('not_found') for an unknown destination or delivery; nothing changes
- * when a method throws.
+ * Signing secrets are stored sealed (AES-256-GCM, src/secrets): adapters seal them on
+ * writing and open them on reading, so callers only ever see them in clear.
+ *
+ * Errors: AppError('not_found') for an unknown destination or delivery; SecretsKeyError when
+ * a stored secret does not open with the store's keys; nothing changes when a method throws.
  */
 export interface DeliveryStore {
   /** Ascending by id. */
@@ -65,6 +68,12 @@ export interface DeliveryStore {
   rotateSecret(orgId: number, formId: number, destinationId: number, overlapMs: number, commandId: string): Promise<Destination>;
   /** With its deliveries and their attempts. */
   deleteDestination(orgId: number, formId: number, destinationId: number): Promise<void>;
+  /**
+   * Every destination of a form (the form was deleted), with their deliveries and attempts,
+   * the deliveries removed in batches first. Returns how many destinations went; 0 when the
+   * form has none (the event came again).
+   */
+  deleteFormDestinations(orgId: number, formId: number): Promise<number>;
   /** The active destinations of a form, ascending by id: where its submissions go. */
   activeDestinations(orgId: number, formId: number): Promise<Destination[]>;
 
@@ -94,6 +103,22 @@ export interface DeliveryStore {
   listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage>;
   /** Pending again, due at `now`, at the start of its schedule (same webhook id, same body). */
   redeliver(orgId: number, formId: number, destinationId: number, deliveryId: number, now: number): Promise<DeliveryWithAttempts>;
+
+  /**
+   * Removes at most `limit` deliveries that ended (succeeded, or failed for good) before
+   * `endedBefore` (epoch ms of their last change), with their attempts, in one short
+   * transaction; returns how many. Pending ones are never removed. Safe to run from any
+   * number of replicas at once.
+   */
+  sweepEnded(endedBefore: number, limit: number): Promise<number>;
+
+  /**
+   * Seals with the current key every signing secret stored in clear (before secrets were
+   * sealed) or under the previous key (a key rotation); returns how many destinations it
+   * changed. Throws SecretsKeyError, changing nothing more, when a secret opens with neither
+   * key: run at start, so a wrong key stops the process before anything is signed.
+   */
+  sealSecrets(): Promise<number>;
 
   /** Readiness: the store answers. */
   ping(): Promise<void>;

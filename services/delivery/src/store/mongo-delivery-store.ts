@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { MongoStore, nextMongoId } from '@formcast/storage';
-import type { ClientSession, Connection } from 'mongoose';
+import type { ClientSession, Connection, QueryFilter } from 'mongoose';
 import type { AttemptOutcome, DestinationHealthChange } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
-import type { Delivery, DeliveryWithAttempts, Destination, DestinationChange, DestinationTransportSettings, NewDelivery, NewDestination } from '../domain/records';
+import type { Delivery, DeliveryWithAttempts, Destination, DestinationChange, DestinationTransportSettings, NewDelivery, NewDestination, SigningSecrets } from '../domain/records';
 import { rotateSecrets } from '../domain/signing-secrets';
+import { needSealing, openSigningSecrets, sealSigningSecrets, type SecretCipher } from '../secrets';
 import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryStore, type NewAttempt, type PageRequest } from './delivery-store';
 import { deliveryModels, type DeliveryDoc, type DeliveryModels, type DestinationDoc } from './mongo-models';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
@@ -17,7 +18,11 @@ const duplicateKey = 11000;
  * claim at once; changes spanning both collections run in transactions (a replica set).
  */
 export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements DeliveryStore {
-  constructor(connection: Connection) {
+  constructor(
+    connection: Connection,
+    /** Seals signing secrets on writing, opens them on reading. */
+    private readonly cipher: SecretCipher,
+  ) {
     super(connection, deliveryModels, 'delivery');
   }
 
@@ -26,20 +31,21 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   async listDestinations(orgId: number, formId: number): Promise<Destination[]> {
     await this.ready;
     const docs = await this.models.Destination.find({ orgId, formId }).sort({ _id: 1 }).lean<DestinationDoc[]>();
-    return docs.map(destinationFromDoc);
+    return docs.map((doc) => this.fromDoc(doc));
   }
 
   async getDestination(orgId: number, formId: number, destinationId: number): Promise<Destination | null> {
     const doc = await this.destinationDoc(orgId, formId, destinationId);
-    return doc ? destinationFromDoc(doc) : null;
+    return doc ? this.fromDoc(doc) : null;
   }
 
   async createDestination(input: NewDestination, commandId: string): Promise<Destination> {
     await this.ready;
     const { Destination } = this.models;
     const done = await Destination.findOne({ orgId: input.orgId, commandId }).lean<DestinationDoc>();
-    if (done) return destinationFromDoc(done);
+    if (done) return this.fromDoc(done);
     const at = new Date();
+    const sealed = sealSigningSecrets(this.cipher, input.secrets);
     const doc: DestinationDoc = {
       _id: await nextMongoId(this.connection, 'destinations'),
       orgId: input.orgId,
@@ -49,8 +55,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       format: input.format,
       transportType: input.transport.type,
       transportParameters: JSON.stringify(input.transport.parameters),
-      secret: input.secrets.current,
-      retiredSecrets: input.secrets.retired.map((retired) => ({ secret: retired.secret, expiresAt: new Date(retired.expiresAt) })),
+      ...secretFields(sealed),
       deactivatedReason: null,
       deactivatedAt: null,
       failingSince: null,
@@ -66,9 +71,9 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       if (!isDuplicateKey(error)) throw error;
       const first = await Destination.findOne({ orgId: input.orgId, commandId }).lean<DestinationDoc>();
       if (!first) throw error;
-      return destinationFromDoc(first);
+      return this.fromDoc(first);
     }
-    return destinationFromDoc(doc);
+    return this.fromDoc(doc);
   }
 
   async updateDestination(orgId: number, formId: number, destinationId: number, change: DestinationChange): Promise<Destination> {
@@ -92,7 +97,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       }
       const after = await Destination.findOneAndUpdate({ _id: destinationId }, { $set: set }, { returnDocument: 'after', session }).lean<DestinationDoc>();
       if (!after) throw destinationNotFound(destinationId);
-      return destinationFromDoc(after);
+      return this.fromDoc(after);
     });
   }
 
@@ -100,15 +105,14 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     return this.transaction(async (session) => {
       const current = await this.destinationDoc(orgId, formId, destinationId, session);
       if (!current) throw destinationNotFound(destinationId);
-      if (current.rotationCommandId === commandId) return destinationFromDoc(current);
+      if (current.rotationCommandId === commandId) return this.fromDoc(current);
       const now = Date.now();
-      const secrets = rotateSecrets(destinationFromDoc(current).secrets, now, overlapMs);
+      const secrets = sealSigningSecrets(this.cipher, rotateSecrets(this.fromDoc(current).secrets, now, overlapMs));
       const after = await this.models.Destination.findOneAndUpdate(
         { _id: destinationId },
         {
           $set: {
-            secret: secrets.current,
-            retiredSecrets: secrets.retired.map((retired) => ({ secret: retired.secret, expiresAt: new Date(retired.expiresAt) })),
+            ...secretFields(secrets),
             rotationCommandId: commandId,
             updatedAt: new Date(now),
           },
@@ -116,7 +120,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
         { returnDocument: 'after', session },
       ).lean<DestinationDoc>();
       if (!after) throw destinationNotFound(destinationId);
-      return destinationFromDoc(after);
+      return this.fromDoc(after);
     });
   }
 
@@ -128,10 +132,29 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     });
   }
 
+  async deleteFormDestinations(orgId: number, formId: number): Promise<number> {
+    await this.ready;
+    const { Destination, Delivery } = this.models;
+    const destinationIds = (await Destination.find({ orgId, formId }, { _id: 1 }).lean<Array<{ _id: number }>>()).map((doc) => doc._id);
+    if (destinationIds.length === 0) return 0;
+    // The deliveries first, a batch at a time (a form's log may be long), then the
+    // destinations with whatever came meanwhile, in one transaction.
+    for (;;) {
+      const batch = await Delivery.find({ destinationId: { $in: destinationIds } }, { _id: 1 }).limit(deleteBatch).lean<Array<{ _id: number }>>();
+      if (batch.length === 0) break;
+      await Delivery.deleteMany({ _id: { $in: batch.map((doc) => doc._id) } });
+      if (batch.length < deleteBatch) break;
+    }
+    return this.transaction(async (session) => {
+      await Delivery.deleteMany({ destinationId: { $in: destinationIds } }, { session });
+      return (await Destination.deleteMany({ _id: { $in: destinationIds }, orgId, formId }, { session })).deletedCount;
+    });
+  }
+
   async activeDestinations(orgId: number, formId: number): Promise<Destination[]> {
     await this.ready;
     const docs = await this.models.Destination.find({ orgId, formId, active: true }).sort({ _id: 1 }).lean<DestinationDoc[]>();
-    return docs.map(destinationFromDoc);
+    return docs.map((doc) => this.fromDoc(doc));
   }
 
   // Deliveries --------------------------------------------------------------------------
@@ -211,7 +234,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     const claimed = await Delivery.find({ _id: { $in: ids }, claimToken }, { attempts: 0 }).lean<DeliveryDoc[]>();
     const destinationIds = [...new Set(claimed.map((doc) => doc.destinationId))];
     const destinations = new Map(
-      (await Destination.find({ _id: { $in: destinationIds } }).lean<DestinationDoc[]>()).map((doc) => [doc._id, destinationFromDoc(doc)]),
+      (await Destination.find({ _id: { $in: destinationIds } }).lean<DestinationDoc[]>()).map((doc) => [doc._id, this.fromDoc(doc)]),
     );
     return claimed.flatMap((doc) => {
       const destination = destinations.get(doc.destinationId);
@@ -277,7 +300,41 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     return deliveryWithAttemptsFromDoc(doc);
   }
 
+  async sweepEnded(endedBefore: number, limit: number): Promise<number> {
+    await this.ready;
+    const { Delivery } = this.models;
+    const ended: QueryFilter<DeliveryDoc> = { status: { $in: ['succeeded', 'failed'] as DeliveryDoc['status'][] }, updatedAt: { $lt: new Date(endedBefore) } };
+    const batch = await Delivery.find(ended, { _id: 1 }).sort({ status: 1, updatedAt: 1 }).limit(limit).lean<Array<{ _id: number }>>();
+    if (batch.length === 0) return 0;
+    // The condition again: one redelivered meanwhile (pending, changed now) stays.
+    return (await Delivery.deleteMany({ _id: { $in: batch.map((doc) => doc._id) }, ...ended })).deletedCount;
+  }
+
+  /**
+   * One destination at a time, each a conditional update (on the value read), so replicas
+   * starting together, or an older replica still writing clear secrets in a rolling upgrade,
+   * never lose a rotation. Clear secrets are also read as they are (see SecretCipher.open).
+   */
+  async sealSecrets(): Promise<number> {
+    await this.ready;
+    const { Destination } = this.models;
+    let sealed = 0;
+    for await (const doc of Destination.find({}, { secret: 1, retiredSecrets: 1 }).lean<DestinationDoc[]>().cursor()) {
+      const stored = storedSecrets(doc);
+      if (!needSealing(this.cipher, stored)) continue;
+      const secrets = sealSigningSecrets(this.cipher, openSigningSecrets(this.cipher, stored));
+      // Every rotation changes the current secret: unchanged, so are the retired ones.
+      const changed = await Destination.updateOne({ _id: doc._id, secret: doc.secret }, { $set: secretFields(secrets) });
+      sealed += changed.modifiedCount;
+    }
+    return sealed;
+  }
+
   // Shared steps -----------------------------------------------------------------------
+
+  private fromDoc(doc: DestinationDoc): Destination {
+    return destinationFromDoc(doc, this.cipher);
+  }
 
   private async destinationDoc(orgId: number, formId: number, destinationId: number, session?: ClientSession): Promise<DestinationDoc | null> {
     await this.ready;
@@ -324,18 +381,31 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   }
 }
 
+/** Deliveries removed per batch when a form's destinations go. */
+const deleteBatch = 1000;
+
+/** A destination's secrets as stored (sealed), from its document. */
+function storedSecrets(doc: Pick<DestinationDoc, 'secret' | 'retiredSecrets'>): SigningSecrets {
+  return { current: doc.secret, retired: doc.retiredSecrets.map((retired) => ({ secret: retired.secret, expiresAt: retired.expiresAt.toISOString() })) };
+}
+
+/** The document's fields of sealed secrets. */
+function secretFields(sealed: SigningSecrets): Pick<DestinationDoc, 'secret' | 'retiredSecrets'> {
+  return { secret: sealed.current, retiredSecrets: sealed.retired.map((retired) => ({ secret: retired.secret, expiresAt: new Date(retired.expiresAt) })) };
+}
+
 function isDuplicateKey(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === duplicateKey;
 }
 
-function destinationFromDoc(doc: DestinationDoc): Destination {
+function destinationFromDoc(doc: DestinationDoc, cipher: SecretCipher): Destination {
   const { _id, transportType, transportParameters, secret, retiredSecrets, deactivatedAt, failingSince, createdAt, updatedAt, ...fields } = doc;
   const { commandId: _commandId, rotationCommandId: _rotationCommandId, ...kept } = fields;
   return {
     id: _id,
     ...kept,
     transport: { type: transportType, parameters: JSON.parse(transportParameters) } as DestinationTransportSettings,
-    secrets: { current: secret, retired: retiredSecrets.map((retired) => ({ secret: retired.secret, expiresAt: retired.expiresAt.toISOString() })) },
+    secrets: openSigningSecrets(cipher, storedSecrets({ secret, retiredSecrets })),
     deactivatedAt: deactivatedAt?.toISOString() ?? null,
     failingSince: failingSince?.toISOString() ?? null,
     createdAt: createdAt.toISOString(),

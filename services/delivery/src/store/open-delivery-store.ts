@@ -1,17 +1,18 @@
 import { openStore, type StoreSettings } from '@formcast/storage';
+import type { SecretCipher } from '../secrets';
 import type { DeliveryStore } from './delivery-store';
 import { SqliteDeliveryStore } from './sqlite-delivery-store';
 
 export type DeliveryStoreSettings = StoreSettings;
 
-/** The adapter the settings ask for, connected and with its schema in place. */
-export function openDeliveryStore(settings: DeliveryStoreSettings): Promise<DeliveryStore> {
+/** The adapter the settings ask for, connected and with its schema in place; `cipher` seals signing secrets. */
+export function openDeliveryStore(settings: DeliveryStoreSettings, cipher: SecretCipher): Promise<DeliveryStore> {
   return openStore<DeliveryStore>(settings, {
     mongoDbName: 'delivery',
-    sqlite: (file) => new SqliteDeliveryStore(file),
+    sqlite: (file) => new SqliteDeliveryStore(file, cipher),
     mongo: (connection) => {
       const { MongoDeliveryStore } = require('./mongo-delivery-store') as typeof import('./mongo-delivery-store');
-      return new MongoDeliveryStore(connection);
+      return new MongoDeliveryStore(connection, cipher);
     },
   });
 }

@@ -1,5 +1,7 @@
 import type { DeactivationReason, DeliveryStatus, DestinationFormat } from '@formcast/contracts';
-import type { Delivery, DeliveryAttempt, Destination, DestinationTransportSettings, RetiredSecret } from '../domain/records';
+import type { SecretCipher } from '../secrets';
+import { openSigningSecrets } from '../secrets';
+import type { Delivery, DeliveryAttempt, Destination, DestinationTransportSettings, RetiredSecret, SigningSecrets } from '../domain/records';
 
 export interface DestinationRow {
   id: number;
@@ -21,7 +23,8 @@ export interface DestinationRow {
   updated_at: string;
 }
 
-export function toDestination(row: DestinationRow): Destination {
+/** A destination row, its secrets opened with `cipher`. */
+export function toDestination(row: DestinationRow, cipher: SecretCipher): Destination {
   return {
     id: row.id,
     orgId: row.org_id,
@@ -30,13 +33,18 @@ export function toDestination(row: DestinationRow): Destination {
     active: row.active === 1,
     format: row.format as DestinationFormat,
     transport: { type: row.transport_type, parameters: JSON.parse(row.transport_parameters) } as DestinationTransportSettings,
-    secrets: { current: row.secret, retired: JSON.parse(row.retired_secrets) as RetiredSecret[] },
+    secrets: openSigningSecrets(cipher, storedSecrets(row)),
     deactivatedReason: row.deactivated_reason as DeactivationReason | null,
     deactivatedAt: row.deactivated_at,
     failingSince: row.failing_since,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/** A destination row's secrets as stored (sealed). */
+export function storedSecrets(row: Pick<DestinationRow, 'secret' | 'retired_secrets'>): SigningSecrets {
+  return { current: row.secret, retired: JSON.parse(row.retired_secrets) as RetiredSecret[] };
 }
 
 export interface DeliveryRow {

@@ -6,7 +6,8 @@ import type { DeliveryWithAttempts, Destination, DestinationChange, NewDelivery,
 import { rotateSecrets } from '../domain/signing-secrets';
 import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryStore, type NewAttempt, type PageRequest } from './delivery-store';
 import { deliveryMigrations } from './sqlite-migrations';
-import { toAttempt, toDelivery, toDestination, type AttemptRow, type DeliveryRow, type DestinationRow } from './sqlite-delivery-rows';
+import { needSealing, openSigningSecrets, sealSigningSecrets, type SecretCipher } from '../secrets';
+import { storedSecrets, toAttempt, toDelivery, toDestination, type AttemptRow, type DeliveryRow, type DestinationRow } from './sqlite-delivery-rows';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
 
 /**
@@ -24,7 +25,11 @@ export class SqliteDeliveryStore implements DeliveryStore {
    * already opened with `openSqlite`; brings its schema up to date. The store owns the
    * database from then on: `close()` closes it.
    */
-  constructor(database: SqliteDatabase | string) {
+  constructor(
+    database: SqliteDatabase | string,
+    /** Seals signing secrets on writing, opens them on reading. */
+    private readonly cipher: SecretCipher,
+  ) {
     this.db = storeDatabase(database, deliveryMigrations);
     this.sql = new SqliteQueries(this.db);
   }
@@ -34,20 +39,21 @@ export class SqliteDeliveryStore implements DeliveryStore {
   async listDestinations(orgId: number, formId: number): Promise<Destination[]> {
     return this.sql
       .all<DestinationRow>('SELECT * FROM destinations WHERE org_id = ? AND form_id = ? ORDER BY id', orgId, formId)
-      .map(toDestination);
+      .map((row) => toDestination(row, this.cipher));
   }
 
   async getDestination(orgId: number, formId: number, destinationId: number): Promise<Destination | null> {
     const row = this.destinationRow(orgId, formId, destinationId);
-    return row ? toDestination(row) : null;
+    return row ? toDestination(row, this.cipher) : null;
   }
 
   async createDestination(input: NewDestination, commandId: string): Promise<Destination> {
     return this.sql.write(() => {
       const done = this.sql.get<DestinationRow>('SELECT * FROM destinations WHERE org_id = ? AND command_id = ?', input.orgId, commandId);
-      if (done) return toDestination(done);
+      if (done) return toDestination(done, this.cipher);
       const id = nextSqliteId(this.db, 'destinations');
       const at = new Date().toISOString();
+      const sealed = sealSigningSecrets(this.cipher, input.secrets);
       this.sql.run(
         `INSERT INTO destinations (id, org_id, form_id, description, active, format, transport_type, transport_parameters,
                                    secret, retired_secrets, command_id, created_at, updated_at)
@@ -59,8 +65,8 @@ export class SqliteDeliveryStore implements DeliveryStore {
         input.format,
         input.transport.type,
         JSON.stringify(input.transport.parameters),
-        input.secrets.current,
-        JSON.stringify(input.secrets.retired),
+        sealed.current,
+        JSON.stringify(sealed.retired),
         commandId,
         at,
         at,
@@ -102,9 +108,9 @@ export class SqliteDeliveryStore implements DeliveryStore {
     return this.sql.write(() => {
       const row = this.destinationRow(orgId, formId, destinationId);
       if (!row) throw destinationNotFound(destinationId);
-      if (row.rotation_command_id === commandId) return toDestination(row);
+      if (row.rotation_command_id === commandId) return toDestination(row, this.cipher);
       const now = Date.now();
-      const secrets = rotateSecrets(toDestination(row).secrets, now, overlapMs);
+      const secrets = sealSigningSecrets(this.cipher, rotateSecrets(toDestination(row, this.cipher).secrets, now, overlapMs));
       this.sql.run(
         'UPDATE destinations SET secret = ?, retired_secrets = ?, rotation_command_id = ?, updated_at = ? WHERE id = ?',
         secrets.current,
@@ -125,10 +131,35 @@ export class SqliteDeliveryStore implements DeliveryStore {
     });
   }
 
+  async deleteFormDestinations(orgId: number, formId: number): Promise<number> {
+    const destinationIds = this.sql
+      .all<{ id: number }>('SELECT id FROM destinations WHERE org_id = ? AND form_id = ?', orgId, formId)
+      .map((row) => row.id);
+    if (destinationIds.length === 0) return 0;
+    // The deliveries first, a batch a transaction (a form's log may be long), then the
+    // destinations, which take whatever came meanwhile with them (ON DELETE CASCADE).
+    const ids = JSON.stringify(destinationIds);
+    while (
+      this.sql.write(() =>
+        this.sql.run(
+          `DELETE FROM deliveries WHERE id IN (
+             SELECT id FROM deliveries WHERE destination_id IN (SELECT value FROM json_each(?)) LIMIT ?)`,
+          ids,
+          deleteBatch,
+        ),
+      ) === deleteBatch
+    ) {
+      await yieldToEventLoop();
+    }
+    return this.sql.write(() =>
+      this.sql.run('DELETE FROM destinations WHERE org_id = ? AND form_id = ? AND id IN (SELECT value FROM json_each(?))', orgId, formId, ids),
+    );
+  }
+
   async activeDestinations(orgId: number, formId: number): Promise<Destination[]> {
     return this.sql
       .all<DestinationRow>('SELECT * FROM destinations WHERE org_id = ? AND form_id = ? AND active = 1 ORDER BY id', orgId, formId)
-      .map(toDestination);
+      .map((row) => toDestination(row, this.cipher));
   }
 
   // Deliveries --------------------------------------------------------------------------
@@ -221,7 +252,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
         if (!row) continue;
         let destination = destinations.get(row.destination_id);
         if (!destination) {
-          destination = toDestination(this.sql.get<DestinationRow>('SELECT * FROM destinations WHERE id = ?', row.destination_id)!);
+          destination = toDestination(this.sql.get<DestinationRow>('SELECT * FROM destinations WHERE id = ?', row.destination_id)!, this.cipher);
           destinations.set(row.destination_id, destination);
         }
         claimed.push({ delivery: toDelivery(row), destination, claimToken });
@@ -297,6 +328,32 @@ export class SqliteDeliveryStore implements DeliveryStore {
     });
   }
 
+  async sweepEnded(endedBefore: number, limit: number): Promise<number> {
+    // Their attempts go with them (ON DELETE CASCADE).
+    return this.sql.write(() =>
+      this.sql.run(
+        `DELETE FROM deliveries WHERE id IN (
+           SELECT id FROM deliveries WHERE status <> 'pending' AND updated_at < ? ORDER BY updated_at LIMIT ?)`,
+        new Date(endedBefore).toISOString(),
+        limit,
+      ),
+    );
+  }
+
+  async sealSecrets(): Promise<number> {
+    return this.sql.write(() => {
+      let sealed = 0;
+      for (const row of this.sql.all<DestinationRow>('SELECT * FROM destinations')) {
+        const stored = storedSecrets(row);
+        if (!needSealing(this.cipher, stored)) continue;
+        const secrets = sealSigningSecrets(this.cipher, openSigningSecrets(this.cipher, stored));
+        this.sql.run('UPDATE destinations SET secret = ?, retired_secrets = ? WHERE id = ?', secrets.current, JSON.stringify(secrets.retired), row.id);
+        sealed += 1;
+      }
+      return sealed;
+    });
+  }
+
   async ping(): Promise<void> {
     this.sql.get('SELECT 1');
   }
@@ -332,7 +389,7 @@ export class SqliteDeliveryStore implements DeliveryStore {
   private requireDestination(orgId: number, formId: number, destinationId: number): Destination {
     const row = this.destinationRow(orgId, formId, destinationId);
     if (!row) throw destinationNotFound(destinationId);
-    return toDestination(row);
+    return toDestination(row, this.cipher);
   }
 
   private withAttempts(row: DeliveryRow): DeliveryWithAttempts {
@@ -386,6 +443,14 @@ export class SqliteDeliveryStore implements DeliveryStore {
     );
     this.sql.run(`UPDATE deliveries SET next_attempt_at = NULL WHERE destination_id = ? AND status = 'pending'`, destinationId);
   }
+}
+
+/** Deliveries removed per transaction when a form's destinations go. */
+const deleteBatch = 1000;
+
+/** Lets other work run between two batches of a long removal. */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The first `perDestination` rows of each destination, in order. */

@@ -1,22 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import { isAppError } from '@formcast/platform';
 import { attemptOutcome } from '../../src/domain/attempt-outcome';
-import type { NewDelivery, NewDestination } from '../../src/domain/records';
+import type { NewDelivery, NewDestination, SigningSecrets } from '../../src/domain/records';
 import { newSigningSecrets } from '../../src/domain/signing-secrets';
+import { SecretCipher, SecretsKeyError } from '../../src/secrets';
 import { attemptsKeptPerDelivery, type DeliveryStore, type NewAttempt } from '../../src/store';
+
+/** What the contract suite needs of an adapter, beyond the port: its data as stored. */
+export interface DeliveryStoreAdapter {
+  /** A fresh, empty store sealing secrets with `cipher`. */
+  make(cipher: SecretCipher): Promise<DeliveryStore>;
+  /** A store over the data of the last one made (closed first by the suite), sealing with `cipher`. */
+  reopen(cipher: SecretCipher): Promise<DeliveryStore>;
+  /** Everything the data holds of a destination (its row, its document), raw, as text. */
+  rawDestination(destinationId: number): Promise<string>;
+  /** Writes a destination's secrets in clear, as releases before sealing did. */
+  writeInClear(destinationId: number, secrets: SigningSecrets): Promise<void>;
+}
+
+export const testKey = Buffer.alloc(32, 7);
+const otherKey = Buffer.alloc(32, 9);
 
 /**
  * The behaviour every DeliveryStore adapter must have: one suite, run against each adapter
  * (see the port's doc comment in src/store/delivery-store.ts for the rules checked here).
- * `makeStore` gives a fresh, empty store for each test; the suite closes it afterwards.
+ * `adapter.make` gives a fresh, empty store for each test; the suite closes it afterwards.
  */
-export function describeDeliveryStoreContract(name: string, makeStore: () => Promise<DeliveryStore>): void {
+export function describeDeliveryStoreContract(name: string, adapter: DeliveryStoreAdapter): void {
   describe(name, () => {
     let store: DeliveryStore;
 
     beforeEach(async () => {
-      store = await makeStore();
+      store = await adapter.make(new SecretCipher(testKey));
     });
+
+    async function reopen(cipher: SecretCipher): Promise<DeliveryStore> {
+      await store.close();
+      store = await adapter.reopen(cipher);
+      return store;
+    }
 
     afterEach(async () => {
       await store.close();
@@ -395,6 +417,135 @@ export function describeDeliveryStoreContract(name: string, makeStore: () => Pro
       expect((await claimDue(t0 + 1000)).map((c) => c.delivery.id)).toEqual([claim!.delivery.id]);
       await expectNotFound(store.redeliver(orgId, formId, destination.id, 987654, t0));
       await expectNotFound(store.redeliver(otherOrgId, formId, destination.id, claim!.delivery.id, t0));
+    });
+
+    // Signing secrets at rest -----------------------------------------------------------
+
+    /** The secret's own text and its key's bytes in Base64, neither of which may be stored. */
+    function clearForms(secret: string): string[] {
+      return [secret, secret.slice('whsec_'.length)];
+    }
+
+    it('stores signing secrets sealed, and gives them back in clear', async () => {
+      const created = await createDestination();
+      const rotated = await store.rotateSecret(orgId, formId, created.id, 3_600_000, randomUUID());
+      const raw = await adapter.rawDestination(created.id);
+      for (const secret of [rotated.secrets.current, rotated.secrets.retired[0]!.secret]) {
+        for (const clear of clearForms(secret)) expect(raw).not.toContain(clear);
+      }
+      expect(raw).toContain('enc:v1:');
+      const reopened = await reopen(new SecretCipher(testKey));
+      expect((await reopened.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
+      expect(await reopened.sealSecrets()).toBe(0);
+    });
+
+    it('seals secrets stored in clear by an older release, once', async () => {
+      const created = await createDestination();
+      const secrets = { current: 'whsec_' + Buffer.alloc(32, 1).toString('base64'), retired: [{ secret: 'whsec_' + Buffer.alloc(32, 2).toString('base64'), expiresAt: new Date(Date.now() + 60_000).toISOString() }] };
+      await adapter.writeInClear(created.id, secrets);
+      expect((await store.getDestination(orgId, formId, created.id))!.secrets).toEqual(secrets);
+      expect(await store.sealSecrets()).toBe(1);
+      const raw = await adapter.rawDestination(created.id);
+      for (const clear of [...clearForms(secrets.current), ...clearForms(secrets.retired[0]!.secret)]) expect(raw).not.toContain(clear);
+      expect((await store.getDestination(orgId, formId, created.id))!.secrets).toEqual(secrets);
+      expect(await store.sealSecrets()).toBe(0);
+    });
+
+    it('refuses a key that did not seal the secrets, on sealing and on reading, changing nothing', async () => {
+      const created = await createDestination();
+      const before = await adapter.rawDestination(created.id);
+      const wrong = await reopen(new SecretCipher(otherKey));
+      await expect(wrong.sealSecrets()).rejects.toThrow(SecretsKeyError);
+      await expect(wrong.sealSecrets()).rejects.toThrow(/not with DELIVERY_SECRETS_KEY/);
+      await expect(wrong.getDestination(orgId, formId, created.id)).rejects.toThrow(SecretsKeyError);
+      await wrong.createDeliveries([delivery(created.id, 1)], t0);
+      await expect(claimDue(t0)).rejects.toThrow(SecretsKeyError);
+      expect(await adapter.rawDestination(created.id)).toBe(before);
+    });
+
+    it('reads secrets sealed with the previous key during a key rotation, and seals them with the new one', async () => {
+      const created = await createDestination();
+      const rotatedKey = await reopen(new SecretCipher(otherKey, testKey));
+      expect((await rotatedKey.getDestination(orgId, formId, created.id))!.secrets).toEqual(created.secrets);
+      expect(await rotatedKey.sealSecrets()).toBe(1);
+      const newOnly = await reopen(new SecretCipher(otherKey));
+      expect((await newOnly.getDestination(orgId, formId, created.id))!.secrets).toEqual(created.secrets);
+      const oldOnly = await reopen(new SecretCipher(testKey));
+      await expect(oldOnly.sealSecrets()).rejects.toThrow(SecretsKeyError);
+    });
+
+    // A form deleted ----------------------------------------------------------------------
+
+    it("removes a form's destinations with their deliveries, once, and nothing of other forms", async () => {
+      const first = await createDestination();
+      const second = await createDestination({ format: 'xml_format' });
+      const otherForm = await createDestination({ formId: otherFormId });
+      const otherOrg = await createDestination({ orgId: otherOrgId });
+      await store.createDeliveries([delivery(first.id, 1), delivery(second.id, 1), delivery(otherForm.id, 2, { formId: otherFormId })], t0);
+      await store.createDeliveries([delivery(otherOrg.id, 3, { orgId: otherOrgId })], t0);
+      expect(await store.deleteFormDestinations(orgId, formId)).toBe(2);
+      expect(await store.listDestinations(orgId, formId)).toEqual([]);
+      await expectNotFound(store.listDeliveries(orgId, formId, first.id, { offset: 0, limit: 10 }));
+      expect((await claimDue(t0)).map((claim) => claim.destination.id).sort()).toEqual([otherForm.id, otherOrg.id].sort());
+      expect(await store.deleteFormDestinations(orgId, formId)).toBe(0);
+      expect((await store.listDestinations(orgId, otherFormId)).map((d) => d.id)).toEqual([otherForm.id]);
+      expect((await store.listDestinations(otherOrgId, formId)).map((d) => d.id)).toEqual([otherOrg.id]);
+    });
+
+    // Retention ------------------------------------------------------------------------------
+
+    /** Attempts the due deliveries of `submissionIds` at `at`, with `result`. */
+    async function finish(at: number, submissionIds: number[], result: 'delivered' | 'gone' | 'failed', step = 1) {
+      const claims = (await claimDue(at)).filter((claim) => submissionIds.includes(claim.delivery.submissionId));
+      for (const claim of claims) {
+        await store.recordAttempt(
+          { deliveryId: claim.delivery.id, claimToken: claim.claimToken },
+          attempt(at, { statusCode: result === 'delivered' ? 200 : 500 }),
+          attemptOutcome({ kind: result }, step, at, 0.5),
+        );
+      }
+      expect(claims).toHaveLength(submissionIds.length);
+    }
+
+    it('sweeps deliveries that ended before a time, with their attempts, a batch at a time; never pending ones', async () => {
+      const day = 24 * 3_600_000;
+      const destination = await createDestination();
+      const other = await createDestination();
+      // Each made just before its attempt: claiming takes all that are due.
+      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2), delivery(other.id, 9)], t0);
+      await finish(t0, [1, 2, 9], 'delivered');
+      await store.createDeliveries([delivery(destination.id, 3)], t0);
+      await finish(t0, [3], 'failed', 8); // given up
+      // 4 stays pending: failed once, retried later.
+      await store.createDeliveries([delivery(destination.id, 4)], t0);
+      await finish(t0, [4], 'failed', 1);
+      await store.createDeliveries([delivery(destination.id, 5)], t0 + 10 * day);
+      await finish(t0 + 10 * day, [5], 'delivered');
+
+      const cutoff = t0 + day;
+      expect(await store.sweepEnded(cutoff, 2)).toBe(2);
+      expect(await store.sweepEnded(cutoff, 2)).toBe(2);
+      expect(await store.sweepEnded(cutoff, 2)).toBe(0);
+      const log = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(log.map((d) => [d.submissionId, d.status])).toEqual([
+        [5, 'succeeded'],
+        [4, 'pending'],
+      ]);
+      expect(log[1]!.attempts).toHaveLength(1);
+      expect((await store.listDeliveries(orgId, formId, other.id, { offset: 0, limit: 10 })).total).toBe(0);
+      // Much later, the pending one is still kept; the recent one goes in its turn.
+      expect(await store.sweepEnded(t0 + 100 * day, 10)).toBe(1);
+      expect((await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries.map((d) => d.submissionId)).toEqual([4]);
+    });
+
+    it('keeps an old delivery redelivered since: it is pending again', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await finish(t0, [1], 'delivered');
+      const [done] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      await store.redeliver(orgId, formId, destination.id, done!.id, t0 + 1000);
+      expect(await store.sweepEnded(t0 + 5000, 10)).toBe(0);
+      expect((await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).total).toBe(1);
     });
 
     it('answers ping', async () => {

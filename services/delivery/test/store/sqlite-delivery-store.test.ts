@@ -1,12 +1,43 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { closeSqlite, openSqlite, type SqliteDatabase } from '@formcast/storage';
 import { newSigningSecrets } from '../../src/domain/signing-secrets';
-import { SqliteDeliveryStore } from '../../src/store';
-import { describeDeliveryStoreContract } from './delivery-store.contract';
+import { SecretCipher } from '../../src/secrets';
+import { deliveryMigrations, SqliteDeliveryStore } from '../../src/store';
+import { describeDeliveryStoreContract, testKey } from './delivery-store.contract';
 
-describeDeliveryStoreContract('SqliteDeliveryStore', async () => new SqliteDeliveryStore(':memory:'));
+const testCipher = new SecretCipher(testKey);
+
+describe('SqliteDeliveryStore', () => {
+  let dir: string;
+  let file: string;
+  let db: SqliteDatabase;
+  let files = 0;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'delivery-contract-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+
+  function open(cipher: SecretCipher): SqliteDeliveryStore {
+    db = openSqlite(file, deliveryMigrations);
+    return new SqliteDeliveryStore(db, cipher);
+  }
+
+  describeDeliveryStoreContract('contract', {
+    make: async (cipher) => {
+      file = join(dir, `delivery-${(files += 1)}.sqlite`);
+      return open(cipher);
+    },
+    reopen: async (cipher) => open(cipher),
+    rawDestination: async (id) => JSON.stringify(db.prepare('SELECT * FROM destinations WHERE id = ?').get(id)),
+    writeInClear: async (id, secrets) => {
+      db.prepare('UPDATE destinations SET secret = ?, retired_secrets = ? WHERE id = ?').run(secrets.current, JSON.stringify(secrets.retired), id);
+    },
+  });
+});
 
 describe('SqliteDeliveryStore on a file', () => {
   let dir: string;
@@ -17,7 +48,7 @@ describe('SqliteDeliveryStore on a file', () => {
 
   it('keeps the schedule across a restart, and leases hold between two processes on one file', async () => {
     const file = join(dir, 'delivery.sqlite');
-    const first = new SqliteDeliveryStore(file);
+    const first = new SqliteDeliveryStore(file, testCipher);
     const destination = await first.createDestination(
       {
         orgId: 1,
@@ -35,7 +66,7 @@ describe('SqliteDeliveryStore on a file', () => {
     );
     await first.close();
 
-    const [one, two] = [new SqliteDeliveryStore(file), new SqliteDeliveryStore(file)];
+    const [one, two] = [new SqliteDeliveryStore(file, testCipher), new SqliteDeliveryStore(file, testCipher)];
     try {
       const due = await one.dueDeliveries(2000, 10, 10);
       expect(due).toHaveLength(1);
@@ -47,5 +78,35 @@ describe('SqliteDeliveryStore on a file', () => {
       await one.close();
       await two.close();
     }
+  });
+});
+
+describe('SqliteDeliveryStore over a database of the release before sealed secrets', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'delivery-upgrade-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+
+  it('seals the secrets it finds in clear at its first start, and signs with the same ones', async () => {
+    const file = join(dir, 'delivery.sqlite');
+    const clear = 'whsec_' + Buffer.alloc(32, 3).toString('base64');
+    const old = openSqlite(file, deliveryMigrations.filter((migration) => migration.version <= 2));
+    old
+      .prepare(
+        `INSERT INTO destinations (id, org_id, form_id, active, format, transport_type, transport_parameters, secret, retired_secrets, command_id, created_at, updated_at)
+         VALUES (1, 1, 2, 1, 'json_format', 'http_transport', '{"uri":"https://example.com/"}', ?, '[]', 'c-1', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+      )
+      .run(clear);
+    await closeSqlite(old);
+
+    const store = new SqliteDeliveryStore(file, testCipher);
+    try {
+      expect(await store.sealSecrets()).toBe(1);
+      expect((await store.getDestination(1, 2, 1))!.secrets).toEqual({ current: clear, retired: [] });
+    } finally {
+      await store.close();
+    }
+    expect(readFileSync(file).includes(clear.slice('whsec_'.length))).toBe(false);
   });
 });

@@ -7,7 +7,10 @@ import { InProcessBus } from '@formcast/bus';
 import { waitFor } from '@formcast/testing';
 import { newSigningSecrets } from '../../src/domain/signing-secrets';
 import { HttpSender } from '../../src/sender/http-sender';
+import { SecretCipher } from '../../src/secrets';
 import { SqliteDeliveryStore } from '../../src/store';
+
+const testCipher = new SecretCipher(Buffer.alloc(32, 7));
 import { attemptDelivery } from '../../src/worker/attempt-delivery';
 import { DeliveryWorker } from '../../src/worker/delivery-worker';
 import { startReceiver, type LocalReceiver } from '../sender/local-receiver';
@@ -85,7 +88,7 @@ describe('delivery workers', () => {
     it('sends each delivery once between them', async () => {
       receiver = await startReceiver((_, res) => setTimeout(() => res.end('ok'), 5));
       const file = join(dir, 'delivery.sqlite');
-      const [one, two] = [new SqliteDeliveryStore(file), new SqliteDeliveryStore(file)];
+      const [one, two] = [new SqliteDeliveryStore(file, testCipher), new SqliteDeliveryStore(file, testCipher)];
       const workers = [one, two].map((store) => startableWorker(store, closers, { perDestination: 3, pollMs: 10 }));
       const destination = await destinationTo(one, receiver);
       const count = 40;
@@ -102,7 +105,7 @@ describe('delivery workers', () => {
     /** A worker that never polls in a test's time, on a store whose passes (reads of due deliveries) are counted. */
     async function wokenWorker(perDestination: number) {
       receiver = await startReceiver();
-      const store = new SqliteDeliveryStore(join(dir, 'delivery.sqlite'));
+      const store = new SqliteDeliveryStore(join(dir, 'delivery.sqlite'), testCipher);
       let passes = 0;
       const dueDeliveries = store.dueDeliveries.bind(store);
       store.dueDeliveries = (...args) => {

@@ -1,7 +1,7 @@
 import type { CommandHandler } from '@formcast/bus';
 import { formIdPayload } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
-import { announceFormChanged } from '../events/announce';
+import { announceFormChanged, announceFormDeleted } from '../events/announce';
 import type { DirectoryDeps } from './deps';
 
 export const deleteForm =
@@ -10,5 +10,6 @@ export const deleteForm =
     const { formId } = parsePayload(formIdPayload, command.payload);
     const form = await deps.store.forms.delete(requireOrgId(command), formId);
     await announceFormChanged(deps, form, command.requestId);
+    await announceFormDeleted(deps, form, command.requestId);
     return null;
   };

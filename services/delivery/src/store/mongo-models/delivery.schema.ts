@@ -56,6 +56,8 @@ deliverySchema.index({ status: 1, nextAttemptAt: 1 });
 deliverySchema.index({ status: 1, claimedUntil: 1 });
 // A destination's log, newest first.
 deliverySchema.index({ destinationId: 1, _id: -1 });
+// The retention sweep: ended deliveries by the time they ended.
+deliverySchema.index({ status: 1, updatedAt: 1 });
 
 export function deliveryModel(connection: Connection): Model<DeliveryDoc> {
   return registeredModel(connection, 'Delivery', deliverySchema, 'deliveries');

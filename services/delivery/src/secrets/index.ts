@@ -1,0 +1,3 @@
+export { SecretCipher, SecretsKeyError, keyId } from './secret-cipher';
+export { secretCipherFromSettings, generatedKeyFileName } from './secrets-key';
+export { sealSigningSecrets, openSigningSecrets, needSealing } from './sealed-signing-secrets';
