@@ -47,6 +47,26 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
     expect(await groupNamed(sys.org, 'Depot')).toBeDefined();
   });
 
+  it('refuses a bad create body with 400 naming the entry of the body the user sent, creating none of its groups', async () => {
+    const refusals: Array<[object | string, string]> = [
+      [['Fine', ''], 'group names[1]: Too small'],
+      [['Fine', '   '], 'group names[1]: Too small'],
+      [['Fine', 'x'.repeat(256)], 'group names[1]: Too big'],
+      [['Fine', 7], 'group names[1]: must be a string'],
+      [['Fine', 'bell\u0007'], 'group names[1]: contains a character XML cannot carry (U+0007)'],
+      [[], 'group names: Too small'],
+      [{ names: ['Fine'] }, 'Expected a JSON array of group names'],
+      ['<groups><group><name>Fine</name></group><group><name> </name></group></groups>', 'groups.group[1].name: Too small'],
+      ['<groups><group><name>Fine</name></group><group><title>x</title></group></groups>', 'groups.group[1]: must contain a <name>'],
+      ['<groups/>', 'groups: Too small'],
+    ];
+    for (const [body, message] of refusals) {
+      const res = await sys.api.post(groupsPath(sys.org), { token: sys.org.token, ...(typeof body === 'string' ? { xml: body } : { json: body }) });
+      expect([res.status, res.text]).toEqual([400, expect.stringContaining(`\nmessage: ${message}`)]);
+    }
+    expect(await groupNamed(sys.org, 'Fine')).toBeUndefined();
+  });
+
   it('moves forms between groups on update and leaves omitted attributes alone', async () => {
     const form = await createForm(sys.api, sys.org, 'Move me');
     const device = await enrollDevice(sys.api, sys.org);

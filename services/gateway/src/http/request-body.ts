@@ -26,8 +26,10 @@ function decodeText(raw: Buffer): string {
  * has already enforced the size limit (and decompressed it). A malformed body is
  * AppError('invalid'), and so is one nested deeper than 32 levels or holding text XML
  * cannot carry (naming the field); an unsupported type is AppError('unsupported_media_type').
+ * `jsonRoot` names a JSON body that is a bare value (a group create's array of names) in
+ * those refusals: `group names[1]`, not `[1]`.
  */
-export function readBody(req: Request): RequestBody {
+export function readBody(req: Request, { jsonRoot = '' }: { jsonRoot?: string } = {}): RequestBody {
   const raw: unknown = req.body;
   if (!Buffer.isBuffer(raw) || raw.length === 0) return { kind: 'empty' };
   const type = (req.get('content-type') ?? '').toLowerCase();
@@ -40,7 +42,7 @@ export function readBody(req: Request): RequestBody {
     } catch (error) {
       throw new AppError('invalid', `Malformed JSON: ${(error as Error).message}`);
     }
-    refuseUnwritableText(value, 'json');
+    refuseUnwritableText(value, 'json', jsonRoot);
     return { kind: 'json', value };
   }
   if (/^(application|text)\/([\w.+-]+\+)?xml\b/.test(type)) {

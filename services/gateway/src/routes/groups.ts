@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { directoryCommands, type CreateGroupsResult, type GroupView } from '@formcast/contracts';
+import { createGroupsPayload, directoryCommands, type CreateGroupsResult, type GroupView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { pathId } from '../http/path-params';
 import { readBody } from '../http/request-body';
@@ -9,21 +9,43 @@ import { renderGroupsXml, renderGroupXml } from '../render/groups-xml';
 import { elements, elementText, isNode, rootElement } from '../xml/parse-xml';
 import type { RouteDeps } from './route-deps';
 
-/** Names from `["a","b"]` or `<groups><group><name>a</name></group>…</groups>`. */
+/** How a refusal names the names and the i-th name: as the body the user sent holds them. */
+interface NameLabels {
+  list: string;
+  item(i: number): string;
+}
+const jsonNames: NameLabels = { list: 'group names', item: (i) => `group names[${i}]` };
+const xmlNames: NameLabels = { list: 'groups', item: (i) => `groups.group[${i}].name` };
+
+/**
+ * The names, checked by the directory's own rule (createGroupsPayload) here, so that a
+ * refusal names the entry of the user's body (`group names[1]`, `groups.group[1].name`) rather
+ * than the command's field (`names.1`).
+ */
+function checkedNames(names: unknown[], labels: NameLabels): string[] {
+  const badType = names.findIndex((name) => typeof name !== 'string');
+  if (badType >= 0) throw new AppError('invalid', `${labels.item(badType)}: must be a string (a group name)`);
+  const checked = createGroupsPayload.safeParse({ names });
+  if (checked.success) return names as string[];
+  const issue = checked.error.issues[0]!;
+  const [, index] = issue.path;
+  throw new AppError('invalid', `${typeof index === 'number' ? labels.item(index) : labels.list}: ${issue.message}`);
+}
+
+/** Names from `["a","b"]` (the spec's JSON body: a bare array of names) or `<groups><group><name>a</name></group>…</groups>`. */
 function groupNamesFromBody(req: Request): string[] {
-  const body = readBody(req);
+  const body = readBody(req, { jsonRoot: jsonNames.list });
   if (body.kind === 'json') {
-    if (!Array.isArray(body.value) || !body.value.every((n) => typeof n === 'string')) {
-      throw new AppError('invalid', 'Expected a JSON array of group names, e.g. ["Field team"]');
-    }
-    return body.value as string[];
+    if (!Array.isArray(body.value)) throw new AppError('invalid', 'Expected a JSON array of group names, e.g. ["Field team"]');
+    return checkedNames(body.value, jsonNames);
   }
   if (body.kind === 'xml') {
     const groups = elements(rootElement(body.value, 'groups')['group']);
-    return groups.map((group, i) => {
-      if (!isNode(group)) throw new AppError('invalid', `group ${i + 1}: must contain a <name>`);
-      return elementText(group['name'], `group ${i + 1} name`);
+    const names = groups.map((group, i) => {
+      if (!isNode(group) || group['name'] === undefined) throw new AppError('invalid', `groups.group[${i}]: must contain a <name>`);
+      return elementText(group['name'], xmlNames.item(i));
     });
+    return checkedNames(names, xmlNames);
   }
   throw new AppError('invalid', 'Send a JSON array of group names or XML <groups><group><name>…</name></group></groups>');
 }
