@@ -8,7 +8,7 @@ import type { ApiResponse } from './support/api-client';
 import { enrollDevice, simpleFormDefinition } from './support/fixtures';
 import { mime, xlsxWorkbook } from './fixtures/resource-files';
 import { inspectionForm } from './support/push-fixtures';
-import type { SystemMode } from './support/start-system';
+import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
 
 type Document = {
@@ -216,10 +216,8 @@ function expectStatus(res: ApiResponse, status: number): void {
   expect(`${res.status} ${res.text}`).toMatch(new RegExp(`^${status} `));
 }
 
-/** The document is the same in every mode; answers cross AMQP in rabbitmq mode, so both are checked. */
-const modes: SystemMode[] = ['embedded', 'rabbitmq'];
-
-describe.each(modes)('Real answers match the document (%s)', (mode) => {
+/** The document is the same in every mode; answers cross AMQP (and, distributed, process boundaries), so every mode is checked. */
+describe.each(systemModes)('Real answers match the document (%s)', (mode) => {
   // Webhooks to a closed local port: each attempt fails fast, so the delivery log has an attempt to show.
   const sys = useSystem(mode, { organizations: 1, template: inspectionForm, env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' } });
   let document: Document;
