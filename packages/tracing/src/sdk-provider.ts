@@ -1,10 +1,13 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, ConsoleSpanExporter, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { batchSettingsFrom } from './export/batch-settings';
+import { WorkerSpanProcessor } from './export/worker-span-processor';
 import type { TracingOptions } from './start-tracing';
+import { formcastScope } from './tracing-state';
 import { traceExporterNames } from './tracing-requested';
 
 /**
@@ -13,11 +16,11 @@ import { traceExporterNames } from './tracing-requested';
  * their few spans themselves.
  */
 export function installTracerProvider(options: TracingOptions & { env: NodeJS.ProcessEnv }): { shutdown(): Promise<void> } {
-  const processors = options.spanProcessor ? [options.spanProcessor] : exportingProcessors(options.env);
   const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName, [ATTR_SERVICE_VERSION]: '0.1.0' }).merge(
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, which win.
     detectResources({ detectors: [envDetector] }),
   );
+  const processors = options.spanProcessor ? [options.spanProcessor] : exportingProcessors(options.env, resource);
   const provider = new BasicTracerProvider({ resource, spanProcessors: processors });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
@@ -36,23 +39,28 @@ export function installTracerProvider(options: TracingOptions & { env: NodeJS.Pr
   };
 }
 
-function exportingProcessors(env: NodeJS.ProcessEnv): SpanProcessor[] {
+function exportingProcessors(env: NodeJS.ProcessEnv, resource: Resource): SpanProcessor[] {
   const names = traceExporterNames(env);
-  return (names.length > 0 ? names : ['otlp']).map((name) => new BatchSpanProcessor(exporterNamed(name, env)));
+  return (names.length > 0 ? names : ['otlp']).map((name) => processorFor(name, env, resource));
 }
 
-function exporterNamed(name: string, env: NodeJS.ProcessEnv): SpanExporter {
-  if (name === 'console') return new ConsoleSpanExporter();
+function processorFor(name: string, env: NodeJS.ProcessEnv, resource: Resource): SpanProcessor {
+  if (name === 'console') return new BatchSpanProcessor(new ConsoleSpanExporter(), batchSettingsFrom(env));
   if (name !== 'otlp') throw new Error(`OTEL_TRACES_EXPORTER: ${name} is not one Formcast has (otlp, console, none)`);
+  // OTLP is exported from a worker thread (export/worker-span-processor.ts): the encoding and the send stay off the event loop.
+  return new WorkerSpanProcessor({
+    exporterModule: otlpExporterModule(env),
+    env,
+    resourceAttributes: resource.attributes,
+    scope: formcastScope,
+    settings: batchSettingsFrom(env),
+  });
+}
+
+/** The SDK's OTLP exporter for the protocol asked for; only that one is loaded, and by the worker. */
+function otlpExporterModule(env: NodeJS.ProcessEnv): string {
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
-  // Only the exporter asked for is loaded.
-  if (protocol === 'http/protobuf') {
-    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-proto') as typeof import('@opentelemetry/exporter-trace-otlp-proto');
-    return new OTLPTraceExporter();
-  }
-  if (protocol === 'http/json') {
-    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
-    return new OTLPTraceExporter();
-  }
+  if (protocol === 'http/protobuf') return require.resolve('@opentelemetry/exporter-trace-otlp-proto');
+  if (protocol === 'http/json') return require.resolve('@opentelemetry/exporter-trace-otlp-http');
   throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL: ${protocol} is not one Formcast has (http/protobuf, http/json)`);
 }

@@ -8,9 +8,12 @@ export function tracingOn(): boolean {
   return active;
 }
 
+/** The instrumentation scope of Formcast's own spans. */
+export const formcastScope = { name: 'formcast' };
+
 /** The tracer of Formcast's own spans, from the installed SDK. */
 export function formcastTracer(): Tracer {
-  tracer ??= trace.getTracer('formcast');
+  tracer ??= trace.getTracer(formcastScope.name);
   return tracer;
 }
 

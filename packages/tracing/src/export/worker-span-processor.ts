@@ -1,0 +1,130 @@
+import { Worker } from 'node:worker_threads';
+import { diag, TraceFlags, type Attributes } from '@opentelemetry/api';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { BatchSettings } from './batch-settings';
+import { exportWorkerSource } from './export-worker-source';
+import { spanDataOf, type SpanData } from './span-data';
+
+export interface WorkerSpanProcessorOptions {
+  /** The module exporting the OTLPTraceExporter the worker runs (resolved path): protobuf or JSON. */
+  exporterModule: string;
+  /** The worker's environment: the exporter reads OTEL_EXPORTER_OTLP_* from it. */
+  env: NodeJS.ProcessEnv;
+  resourceAttributes: Attributes;
+  scope: { name: string; version?: string };
+  settings: BatchSettings;
+}
+
+/** Spans handed to the worker in one message at most, and the longest a span waits on the event loop for its message. */
+const postEvery = 128;
+const postDelayMs = 200;
+
+/**
+ * The batch span processor with everything after a span's end off the event loop: each
+ * finished span becomes plain data (SpanData), handed to a worker thread in messages of up to
+ * 128 spans; the worker queues, batches, encodes (protobuf or JSON) and sends them with the
+ * SDK's own OTLP exporter (export-worker-source.ts). On the event loop a span costs its copy
+ * into plain data; the encoding, its garbage and the HTTP send are the worker's.
+ *
+ * forceFlush and shutdown resolve once the worker exported everything handed over before
+ * them (or the export timeout passed): a graceful stop loses nothing. The worker never keeps
+ * the process alive between flushes; a worker that fails (an exception, out of memory) stops
+ * the export and only that: spans are dropped from then on, the process carries on.
+ */
+export class WorkerSpanProcessor implements SpanProcessor {
+  private worker: Worker | null;
+  private buffer: SpanData[] = [];
+  private postTimer: NodeJS.Timeout | null = null;
+  private readonly waiting = new Map<number, () => void>();
+  private nextRequest = 0;
+  private shuttingDown: Promise<void> | null = null;
+
+  constructor(private readonly options: WorkerSpanProcessorOptions) {
+    const { exporterModule, env, resourceAttributes, scope, settings } = options;
+    const worker = new Worker(exportWorkerSource, {
+      eval: true,
+      env,
+      workerData: { exporterModule, resourcesModule: require.resolve('@opentelemetry/resources'), resourceAttributes, scope, settings },
+      // Its queue holds maxQueueSize spans of a few hundred bytes: a small heap is plenty.
+      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+    });
+    worker.unref();
+    worker.on('message', (message: WorkerMessage) => this.received(message));
+    worker.on('error', (error) => this.failed(`the trace export worker failed: ${error.message}`));
+    worker.on('exit', (code) => this.failed(`the trace export worker exited (${code})`));
+    this.worker = worker;
+  }
+
+  onStart(_span: Span): void {}
+
+  onEnd(span: ReadableSpan): void {
+    if (!this.worker || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    this.buffer.push(spanDataOf(span));
+    if (this.buffer.length >= postEvery) this.post();
+    else if (this.postTimer === null) {
+      this.postTimer = setTimeout(() => this.post(), Math.min(postDelayMs, this.options.settings.scheduledDelayMillis));
+      this.postTimer.unref();
+    }
+  }
+
+  forceFlush(): Promise<void> {
+    return this.ask('flush');
+  }
+
+  shutdown(): Promise<void> {
+    this.shuttingDown ??= this.ask('shutdown').then(() => {
+      const worker = this.worker;
+      this.worker = null;
+      if (worker) void worker.terminate();
+    });
+    return this.shuttingDown;
+  }
+
+  private post(): void {
+    if (this.postTimer !== null) clearTimeout(this.postTimer);
+    this.postTimer = null;
+    if (this.buffer.length === 0 || !this.worker) return;
+    const spans = this.buffer;
+    this.buffer = [];
+    this.worker.postMessage({ spans });
+  }
+
+  /** Hands the worker what is buffered, then `what`; resolves on its answer, the export timeout, or its failure. */
+  private ask(what: 'flush' | 'shutdown'): Promise<void> {
+    this.post();
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    const id = this.nextRequest++;
+    // Kept alive while a caller waits for the answer (a stop awaiting its flush).
+    worker.ref();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timeout);
+        this.waiting.delete(id);
+        if (this.waiting.size === 0) this.worker?.unref();
+        resolve();
+      };
+      // Every batch may take the export timeout; a flush does not wait for longer than one.
+      const timeout = setTimeout(done, this.options.settings.exportTimeoutMillis + 1000);
+      this.waiting.set(id, done);
+      worker.postMessage({ [what]: id });
+    });
+  }
+
+  private received(message: WorkerMessage): void {
+    if ('flushed' in message) this.waiting.get(message.flushed)?.();
+    else if ('shutDown' in message) this.waiting.get(message.shutDown)?.();
+    else if ('failed' in message) diag.warn(`trace export failed: ${message.failed}`);
+    else if ('dropped' in message) diag.warn(`${message.dropped} spans dropped: the export queue (OTEL_BSP_MAX_QUEUE_SIZE) was full`);
+  }
+
+  private failed(reason: string): void {
+    if (!this.worker) return;
+    this.worker = null;
+    this.buffer = [];
+    if (!this.shuttingDown) process.stderr.write(`${reason}; traces are no longer exported\n`);
+    for (const done of [...this.waiting.values()]) done();
+  }
+}
+
+type WorkerMessage = { flushed: number } | { shutDown: number } | { failed: string } | { dropped: number };
