@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Bus } from '@formcast/bus';
+import { startDeliveryService } from '@formcast/delivery';
 import { startDirectoryService } from '@formcast/directory';
 import { FirebaseNotificationSender, startNotifier } from '@formcast/notifier';
 import type { ServiceStarter } from '@formcast/platform';
@@ -15,21 +16,26 @@ import { useSystem } from './support/use-system';
 
 /**
  * One trace from the HTTP request to the FCM send: the gateway's request span, the command's
- * client and server spans, push's store write, the outbox relay's publish (however much
- * later), the notifier's consumer span and its send. The in-memory exporter sees every
- * span because, in these modes, every peer runs in the test process (the `rabbitmq` mode
- * over the real broker, each service on its own AMQP connection); distributed processes
- * export over OTLP instead (bench S1T/S2T).
+ * client and server spans (in process, the server span alone: the same moment in the same
+ * process), push's store write, the outbox relay's publish (however much later), the
+ * consumer's span and the notifier's send. Revocations and submissions too: every event a
+ * request's handler writes carries that request's context. The in-memory exporter sees
+ * every span because, in these modes, every peer runs in the test process (the `rabbitmq`
+ * mode over the real broker, each service on its own AMQP connection); distributed
+ * processes export over OTLP instead (bench S1T/S2T).
  */
 const modes: SystemMode[] = ['rabbitmq', 'embedded'];
 
-describe.each(modes)('Traces follow a push from the HTTP request to the FCM send (%s)', (mode) => {
+describe.each(modes)('Traces follow a request from the gateway to the event’s consumer (%s)', (mode) => {
   let standIn: FcmStandIn;
   let recorded: SpansInMemory;
   const notifierWithStandIn: ServiceStarter<Bus> = (context) =>
     startNotifier(context, {
       sender: new FirebaseNotificationSender({ credential: fixedTokenCredential(), projectId: standIn.projectId, httpAgent: standIn.agent() }),
     });
+  /** The command's spans, in the order of the chain: in process, the server span alone. */
+  const commandSpans = (command: string) => (mode === 'embedded' ? [`handle ${command}`] : [`send ${command}`, `handle ${command}`]);
+  const commandKinds = mode === 'embedded' ? [SpanKind.SERVER] : [SpanKind.CLIENT, SpanKind.SERVER];
 
   // Before the system starts: the gateway registers its request spans only while tracing is on.
   beforeAll(async () => {
@@ -37,7 +43,7 @@ describe.each(modes)('Traces follow a push from the HTTP request to the FCM send
     standIn = await FcmStandIn.start();
   });
   const sys = useSystem(mode, {
-    starters: [startDirectoryService, startPushService, notifierWithStandIn],
+    starters: [startDirectoryService, startPushService, notifierWithStandIn, startDeliveryService],
     organizations: 1,
     template: { type: 'root', title: 'Inspection', children: [{ identifier: 'site', type: 'text' }] },
   });
@@ -50,9 +56,15 @@ describe.each(modes)('Traces follow a push from the HTTP request to the FCM send
   async function enroll(pushToken: string) {
     const identifier = uniqueName('Android_trace').replace(/[^A-Za-z0-9_.:-]/g, '');
     const res = await sys.api.post('/devices/enroll', { json: { enrollment_code: sys.org.enrollmentCode, identifier, push_token: pushToken } });
-    const { device } = res.json();
+    const { device, device_secret: secret } = res.json();
     await sys.api.post(`/organizations/${sys.org.orgId}/devices/${device.id}/approve`, { token: sys.org.token });
-    return identifier;
+    return { identifier, secret: secret as string };
+  }
+
+  async function push(device: string) {
+    const res = await pushJson(sys.api, sys.org, device, { form_namespace: sys.template.namespace, form_name: 'Traced visit', payload: {} });
+    expect(res.status).toBe(202);
+    return res.json().oneshot_list[0].id as number;
   }
 
   function only(spans: ReadableSpan[], name: string): ReadableSpan {
@@ -61,49 +73,93 @@ describe.each(modes)('Traces follow a push from the HTTP request to the FCM send
     return found[0]!;
   }
 
+  /**
+   * The trace of the request named `request` (method and route template), once it holds a span named
+   * `last`: each span of `chain` the child of the one before, every span of the trace a
+   * descendant of the request (nothing else joined it).
+   */
+  async function traceOf(request: string | RegExp, chain: string[]): Promise<ReadableSpan[]> {
+    const named = (span: ReadableSpan) => (typeof request === 'string' ? span.name === request : request.test(span.name));
+    const gateway = await waitFor(() => recorded.spans().find(named), {
+      description: `the span ${request} (${recorded.spans().map((span) => span.name).join(', ')})`,
+    });
+    const traceId = gateway.spanContext().traceId;
+    const inTrace = () => recorded.spans().filter((span) => span.spanContext().traceId === traceId);
+    await waitFor(() => inTrace().some((span) => span.name === chain[chain.length - 1]), { timeoutMs: 10000, description: `${chain[chain.length - 1]} in the trace` });
+    const spans = inTrace();
+    const linked = [gateway, ...chain.map((name) => only(spans, name))];
+    expect(gateway.parentSpanContext).toBeUndefined();
+    linked.slice(1).forEach((span, index) => {
+      expect({ span: span.name, parent: span.parentSpanContext?.spanId }).toEqual({ span: span.name, parent: linked[index]!.spanContext().spanId });
+    });
+    const ids = new Set(spans.map((span) => span.spanContext().spanId));
+    for (const span of spans) if (span !== gateway) expect(ids.has(span.parentSpanContext!.spanId)).toBe(true);
+    return linked;
+  }
+
   it('links the gateway, the push handler, its store write, the outbox publish, the notifier and the send in one trace', async () => {
     const token = `fcm-${uniqueName('tok')}`;
-    const device = await enroll(token);
-    const res = await pushJson(sys.api, sys.org, device, { form_namespace: sys.template.namespace, form_name: 'Traced visit', payload: {} });
-    expect(res.status).toBe(202);
+    const { identifier } = await enroll(token);
+    recorded.reset();
+    await push(identifier);
     await waitFor(() => standIn.messagesTo(token).length === 1, { timeoutMs: 10000 });
 
-    const request = () => recorded.spans().find((span) => span.name === 'POST /clients/:deviceRef/oneshots');
-    await waitFor(() => request() !== undefined);
-    const traceId = request()!.spanContext().traceId;
-    const inTrace = () => recorded.spans().filter((span) => span.spanContext().traceId === traceId);
     // The send span ends once FCM answered, after the message reached the stand-in.
-    await waitFor(() => inTrace().some((span) => span.name === 'fcm send'), { timeoutMs: 10000 });
-    const spans = inTrace();
-
-    const gateway = request()!;
-    const client = only(spans, 'send push.oneshot.create');
-    const handler = only(spans, 'handle push.oneshot.create');
-    const store = only(spans, 'push.store create');
-    const publish = only(spans, 'publish push.oneshot.created');
-    const notifier = only(spans, 'process push.oneshot.created');
-    const send = only(spans, 'fcm send');
-    const chain = [gateway, client, handler, store, publish, notifier, send];
+    const chain = await traceOf('POST /clients/:deviceRef/oneshots', [
+      ...commandSpans('push.oneshot.create'),
+      'push.store create',
+      'publish push.oneshot.created',
+      'process push.oneshot.created',
+      'fcm send',
+    ]);
     expect(chain.map((span) => span.kind)).toEqual([
       SpanKind.SERVER,
-      SpanKind.CLIENT,
-      SpanKind.SERVER,
+      ...commandKinds,
       SpanKind.INTERNAL,
       SpanKind.PRODUCER,
       SpanKind.CONSUMER,
       SpanKind.CLIENT,
     ]);
-    expect(gateway.parentSpanContext).toBeUndefined();
-    chain.slice(1).forEach((span, index) => {
-      expect({ span: span.name, parent: span.parentSpanContext?.spanId }).toEqual({ span: span.name, parent: chain[index]!.spanContext().spanId });
-    });
-    expect(gateway.attributes).toMatchObject({ 'http.route': '/clients/:deviceRef/oneshots', 'http.response.status_code': 202 });
-    expect(handler.attributes).toMatchObject({ 'formcast.service': 'push' });
-    expect(notifier.attributes).toMatchObject({ 'formcast.service': 'notifier' });
-    expect(send.attributes).toMatchObject({ 'formcast.fcm.outcome': 'sent' });
-    // Every span of the request's trace hangs off the request: nothing else joined it.
-    const ids = new Set(spans.map((span) => span.spanContext().spanId));
-    for (const span of spans) if (span !== gateway) expect(ids.has(span.parentSpanContext!.spanId)).toBe(true);
+    const [gateway] = chain;
+    expect(gateway!.attributes).toMatchObject({ 'http.route': '/clients/:deviceRef/oneshots', 'http.response.status_code': 202 });
+    expect(only(chain, 'handle push.oneshot.create').attributes).toMatchObject({ 'formcast.service': 'push' });
+    expect(only(chain, 'process push.oneshot.created').attributes).toMatchObject({ 'formcast.service': 'notifier' });
+    expect(only(chain, 'fcm send').attributes).toMatchObject({ 'formcast.fcm.outcome': 'sent' });
+  });
+
+  it('follows a revocation from the DELETE to the notifier that takes the badge down, in one trace', async () => {
+    const token = `fcm-${uniqueName('tok')}`;
+    const { identifier } = await enroll(token);
+    const oneshotId = await push(identifier);
+    await waitFor(() => standIn.messagesTo(token).length === 1, { timeoutMs: 10000 });
+    recorded.reset();
+
+    const res = await sys.api.delete(`/clients/${identifier}/oneshots/${oneshotId}`, { token: sys.org.token });
+    expect(res.status).toBeLessThan(300);
+    const chain = await traceOf(/^DELETE \/clients\/:deviceRef\/oneshots\/:oneshotId/, [
+      ...commandSpans('push.oneshot.revoke'),
+      'push.store revoke',
+      'publish push.oneshot.revoked',
+      'process push.oneshot.revoked',
+    ]);
+    expect(only(chain, 'process push.oneshot.revoked').attributes).toMatchObject({ 'formcast.service': 'notifier' });
+  });
+
+  it('follows a device’s submission to both its events’ consumers (the notifier and delivery), in one trace', async () => {
+    const token = `fcm-${uniqueName('tok')}`;
+    const { identifier, secret } = await enroll(token);
+    const oneshotId = await push(identifier);
+    await waitFor(() => standIn.messagesTo(token).length === 1, { timeoutMs: 10000 });
+    recorded.reset();
+
+    const res = await sys.api.post(`/device/oneshots/${oneshotId}/submission`, { bearer: secret, json: { answers: { site: { value: 'North gate' } } } });
+    expect(res.status).toBe(201);
+    const request = 'POST /device/oneshots/:oneshotId/submission';
+    const toStore = [...commandSpans('push.device.submit_oneshot'), 'push.store submit'];
+    const completed = await traceOf(request, [...toStore, 'publish push.oneshot.completed', 'process push.oneshot.completed']);
+    const received = await traceOf(request, [...toStore, 'publish push.submission.received', 'process push.submission.received']);
+    expect(completed[0]!.spanContext().traceId).toBe(received[0]!.spanContext().traceId);
+    expect(only(received, 'process push.submission.received').attributes).toMatchObject({ 'formcast.service': 'delivery' });
   });
 });
 

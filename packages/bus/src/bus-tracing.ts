@@ -1,5 +1,5 @@
 import type { Envelope } from '@formcast/contracts';
-import { inSpan, SpanKind, tracingOn, type Attributes } from '@formcast/tracing';
+import { activeTraceContext, inSpan, SpanKind, tracingOn, type Attributes } from '@formcast/tracing';
 import type { CommandHandler, EventHandler } from './port';
 
 /**
@@ -8,20 +8,30 @@ import type { CommandHandler, EventHandler } from './port';
  * side's span joins its trace: a client span around a command's round trip and a server
  * span around its handler; a producer span around a publish and a consumer span around an
  * event's handler. While tracing is off, each is a plain call through.
+ *
+ * In process, a command's round trip and its handler are the same moment in the same
+ * process: the server span alone stands for both (a client span would repeat it, at the cost
+ * of a span a command), child of the caller's span through the envelope all the same.
  */
 export class BusTracing {
-  constructor(private readonly system: 'rabbitmq' | 'in-process') {}
+  private readonly clientSpans: boolean;
 
-  /** `send` gets the command carrying the client span's context. */
+  constructor(private readonly system: 'rabbitmq' | 'in-process') {
+    this.clientSpans = system === 'rabbitmq';
+  }
+
+  /** `send` gets the command carrying the client span's context (in process: the caller's). */
   request<T>(command: Envelope, send: (command: Envelope) => Promise<T>): Promise<T> {
     if (!tracingOn()) return send(command);
+    if (!this.clientSpans) return send({ ...command, traceContext: activeTraceContext() });
     return inSpan(`send ${command.type}`, SpanKind.CLIENT, (traced) => send({ ...command, traceContext: traced() }), undefined, this.attributes(command, 'send'));
   }
 
   commandHandler(service: string, handler: CommandHandler): CommandHandler {
     return (command) => {
       if (!tracingOn()) return handler(command);
-      const attributes = { ...this.attributes(command, 'process'), 'formcast.service': service };
+      const attributes = this.attributes(command, 'process');
+      attributes['formcast.service'] = service;
       return inSpan(`handle ${command.type}`, SpanKind.SERVER, () => handler(command), { remote: command.traceContext }, attributes);
     };
   }
@@ -39,7 +49,9 @@ export class BusTracing {
   eventHandler(service: string, handler: EventHandler): EventHandler {
     return (event, delivery) => {
       if (!tracingOn()) return handler(event, delivery);
-      const attributes = { ...this.attributes(event, 'process'), 'formcast.service': service, 'formcast.attempt': delivery?.attempt ?? 1 };
+      const attributes = this.attributes(event, 'process');
+      attributes['formcast.service'] = service;
+      attributes['formcast.attempt'] = delivery?.attempt ?? 1;
       return inSpan(`process ${event.type}`, SpanKind.CONSUMER, () => handler(event, delivery), { remote: event.traceContext }, attributes);
     };
   }

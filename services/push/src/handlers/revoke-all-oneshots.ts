@@ -4,6 +4,7 @@ import { parsePayload, requireOrgId } from '@formcast/platform';
 import { approvedDevice } from '../directory-cache/approved-device';
 import { oneshotEvent } from '../domain/oneshot-events';
 import { revokedOneshots } from '../domain/oneshot-lifecycle';
+import { tracedStoreWrite } from '../outbox/traced-store-write';
 import type { PushDeps } from './deps';
 
 /** POST /clients/<device>/oneshots/destroy_all: every outstanding one revoked, an event each. */
@@ -13,12 +14,14 @@ export const revokeAllOneshots =
     const { deviceRef } = parsePayload(deviceOneshotsPayload, command.payload);
     const device = await approvedDevice(directory, command, deviceRef);
     const now = new Date().toISOString();
-    const revoked = await store.changeOutstanding(
-      requireOrgId(command),
-      device.id,
-      (outstanding) => revokedOneshots(outstanding, device.id, now),
-      oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId),
-      command.id,
+    const revoked = await tracedStoreWrite('revoke-all', (carryTrace) =>
+      store.changeOutstanding(
+        requireOrgId(command),
+        device.id,
+        (outstanding) => revokedOneshots(outstanding, device.id, now),
+        carryTrace(oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId)),
+        command.id,
+      ),
     );
     eventsWritten();
     return { revoked: revoked.length };

@@ -4,6 +4,7 @@ import { parsePayload, requireOrgId } from '@formcast/platform';
 import { devicePushToken } from '../directory-cache/device-push-token';
 import { oneshotEvent } from '../domain/oneshot-events';
 import { existingDispatch, revokedDispatch } from '../domain/oneshot-lifecycle';
+import { tracedStoreWrite } from '../outbox/traced-store-write';
 import { nowOf, type PushDeps } from './deps';
 
 /**
@@ -19,12 +20,14 @@ export const revokeDispatch =
     const current = existingDispatch(await deps.store.get(orgId, dispatchId), dispatchId);
     const pushToken = await devicePushToken(deps.directory, orgId, current.deviceId, command.requestId);
     const now = nowOf(deps);
-    await deps.store.change(
-      orgId,
-      dispatchId,
-      (loaded) => revokedDispatch(loaded, dispatchId, now),
-      oneshotEvent(pushEvents.oneshotRevoked, pushToken, command.requestId),
-      command.id,
+    await tracedStoreWrite('revoke', (carryTrace) =>
+      deps.store.change(
+        orgId,
+        dispatchId,
+        (loaded) => revokedDispatch(loaded, dispatchId, now),
+        carryTrace(oneshotEvent(pushEvents.oneshotRevoked, pushToken, command.requestId)),
+        command.id,
+      ),
     );
     deps.eventsWritten();
     return null;

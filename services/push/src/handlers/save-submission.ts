@@ -4,6 +4,7 @@ import { oneshotEvent } from '../domain/oneshot-events';
 import type { Submission } from '../domain/records';
 import { submissionReceivedEvent } from '../domain/submission-events';
 import { acceptedSubmission, type SubmissionRequest } from '../domain/submission-rules';
+import { tracedStoreWrite } from '../outbox/traced-store-write';
 import type { PushDeps } from './deps';
 
 /**
@@ -17,14 +18,16 @@ export async function saveSubmission(
   request: SubmissionRequest & { device: ResolvedDevice; form: Pick<ResolvedForm, 'questions'> },
 ): Promise<Submission> {
   const { device, oneshotId, clientSubmissionId } = request;
-  const submission = await store.submit(
-    { orgId: requireOrgId(command), deviceId: device.id, oneshotId, clientSubmissionId },
-    (loaded) => acceptedSubmission(loaded, request, new Date().toISOString()),
-    {
-      completed: oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId),
-      received: submissionReceivedEvent(command.requestId, request.form.questions),
-    },
-    command.id,
+  const submission = await tracedStoreWrite('submit', (carryTrace) =>
+    store.submit(
+      { orgId: requireOrgId(command), deviceId: device.id, oneshotId, clientSubmissionId },
+      (loaded) => acceptedSubmission(loaded, request, new Date().toISOString()),
+      {
+        completed: carryTrace(oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId)),
+        received: carryTrace(submissionReceivedEvent(command.requestId, request.form.questions)),
+      },
+      command.id,
+    ),
   );
   eventsWritten();
   return submission;

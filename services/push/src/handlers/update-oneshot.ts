@@ -6,6 +6,7 @@ import { pushTemplate } from '../directory-cache/push-template';
 import { oneshotEvent } from '../domain/oneshot-events';
 import { outstandingOn, updatedOneshot } from '../domain/oneshot-lifecycle';
 import { checkPayload } from '../domain/payload-rules';
+import { tracedStoreWrite } from '../outbox/traced-store-write';
 import { toOutstandingView } from '../domain/views';
 import { nowOf, type PushDeps } from './deps';
 
@@ -31,12 +32,14 @@ export const updateOneshot =
       geofenceRadius: input.geofence_radius,
     };
     const now = nowOf(deps);
-    const oneshot = await store.change(
-      orgId,
-      input.oneshotId,
-      (loaded) => updatedOneshot(loaded, ref, change, now),
-      oneshotEvent(pushEvents.oneshotUpdated, device.pushToken, command.requestId),
-      command.id,
+    const oneshot = await tracedStoreWrite('update', (carryTrace) =>
+      store.change(
+        orgId,
+        input.oneshotId,
+        (loaded) => updatedOneshot(loaded, ref, change, now),
+        carryTrace(oneshotEvent(pushEvents.oneshotUpdated, device.pushToken, command.requestId)),
+        command.id,
+      ),
     );
     eventsWritten();
     return toOutstandingView(oneshot);

@@ -13,16 +13,17 @@ export function tracedStoreWrite<T>(operation: string, write: (carryTrace: Carry
   return inSpan(`push.store ${operation}`, SpanKind.INTERNAL, () => write(carryActiveTrace()), undefined, { 'db.operation.name': operation });
 }
 
-export type CarryTrace = <A, E extends Envelope>(factory: (input: A) => E | null) => (input: A) => E | null;
+/** Wraps an event factory (its type kept) so the events it makes carry the write's trace context. */
+export type CarryTrace = <F extends (input: never) => Envelope | null>(factory: F) => F;
 
 function carryActiveTrace(): CarryTrace {
   const traceContext = activeTraceContext();
-  return (factory) => {
+  return <F extends (input: never) => Envelope | null>(factory: F): F => {
     if (!traceContext) return factory;
-    return (input) => {
+    return ((input: never) => {
       const event = factory(input);
       if (event) event.traceContext = traceContext;
       return event;
-    };
+    }) as F;
   };
 }

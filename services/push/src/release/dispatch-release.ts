@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { pushEvents } from '@formcast/contracts';
 import type { Logger } from '@formcast/platform';
+import { inSpan, SpanKind } from '@formcast/tracing';
 import { devicePushToken } from '../directory-cache/device-push-token';
 import type { DirectoryLookup } from '../directory-cache/directory-lookup';
 import { oneshotEvent } from '../domain/oneshot-events';
 import { releasedOneshots } from '../domain/oneshot-lifecycle';
-import type { DispatchSummary } from '../domain/records';
+import type { DispatchSummary, Oneshot } from '../domain/records';
+import { tracedStoreWrite } from '../outbox/traced-store-write';
 import type { PushStore } from '../store/push-store';
 
 export interface DispatchReleaseOptions {
@@ -18,6 +20,17 @@ export interface DispatchReleaseOptions {
 }
 
 const deviceKey = (d: { orgId: number; deviceId: number }) => `${d.orgId}:${d.deviceId}`;
+
+/**
+ * A release batch in a `push.release` span, the root of a trace of its own: a batch releases
+ * dispatches of many requests, made long before (their traces ended then), and a dispatch
+ * created for later keeps no trace context (its event is written only now; keeping the
+ * create's context would take a column, and a migration, in both stores). The lookups, the
+ * store write and each released event's publish, consumer and send are its descendants.
+ */
+function releaseTraced<T>(due: number, requestId: string, release: () => Promise<T>): Promise<T> {
+  return inSpan('push.release', SpanKind.INTERNAL, release, { remote: undefined }, { 'formcast.release.due': due, 'formcast.request_id': requestId });
+}
 
 /**
  * Releases the dispatches scheduled for later once their time has come: each one's release
@@ -64,12 +77,17 @@ export class DispatchRelease {
       const due = await this.store.listDue(now, this.batchSize);
       if (due.length === 0) return released;
       const requestId = `release-${randomUUID()}`;
-      const pushTokens = await this.pushTokens(due, requestId);
-      const batch = await this.store.release(
-        due.map((d) => d.id),
-        (loaded) => releasedOneshots(loaded, now),
-        (oneshot) => oneshotEvent(pushEvents.oneshotCreated, pushTokens.get(deviceKey(oneshot)) ?? null, requestId)(oneshot),
-      );
+      // Each batch in a trace of its own, started here (see releaseTraced): its events carry it to the notifier's send.
+      const batch = await releaseTraced(due.length, requestId, async () => {
+        const pushTokens = await this.pushTokens(due, requestId);
+        return tracedStoreWrite('release', (carryTrace) =>
+          this.store.release(
+            due.map((d) => d.id),
+            (loaded) => releasedOneshots(loaded, now),
+            carryTrace((oneshot: Oneshot) => oneshotEvent(pushEvents.oneshotCreated, pushTokens.get(deviceKey(oneshot)) ?? null, requestId)(oneshot)),
+          ),
+        );
+      });
       released += batch.length;
       if (batch.length > 0) this.eventsWritten();
       if (due.length < this.batchSize) return released;
