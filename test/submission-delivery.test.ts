@@ -1,9 +1,21 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
-import { waitFor } from '@formcast/testing';
+import type { Bus } from '@formcast/bus';
 import type { DeliveryView } from '@formcast/contracts';
-import { enrollDevice, type TestDevice } from './support/fixtures';
+import { startDelivery, startDeliveryService } from '@formcast/delivery';
+import { serviceStarters } from '@formcast/embedded';
+import type { ServiceStarter } from '@formcast/platform';
+import { uniqueName, waitFor } from '@formcast/testing';
+import type { ApiClient } from './support/api-client';
+import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
 import { createTemplate, pushJson, type TestTemplate } from './support/push-fixtures';
-import { systemModes } from './support/start-system';
+import { ensureBuilt, processNameOf, startDistributed } from './support/start-distributed';
+import { amqpUrl, startSystem, systemModes, type RunningSystem, type SystemMode } from './support/start-system';
 import { useSystem } from './support/use-system';
 import { answerBodyPattern, answers, downReceiverUrl, WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 
@@ -324,6 +336,23 @@ describe.each(systemModes)('Submissions reach their destinations (%s)', (mode) =
     expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: 200, response_body: firstKilobyte, error: null })]);
   });
 
+  it("removes a deleted form's destinations: the API answers 404, and the retry that was due is never sent", async () => {
+    const form = await newForm();
+    const path = newPath();
+    const destination = await httpDestination(form, receiver.script(path, answers.status(500, 'not yet'), answers.ok()));
+    await submit(form, { customer_name: 'Closed Down Ltd' });
+    const first = await waitForDelivery(destination, (d) => d.attempts.length === 1);
+    expect(first.status).toBe('pending');
+
+    const deleted = await sys.api.delete(`/organizations/${sys.org.orgId}/forms/${form.id}`, { token: sys.org.token });
+    expect(deleted.status).toBe(200);
+    const shown = await sys.api.get(`/api/forms/${form.id}/destinations/${destination.id}.json`, { token: sys.org.token });
+    expect(shown.status).toBe(404);
+    // Past the time its retry was due, with room for a busy machine: nothing more arrived.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(first.next_attempt_at!) - Date.now()) + 3000));
+    expect(receiver.received(path)).toHaveLength(1);
+  });
+
   it('chains a dispatch: submitting form A pushes form B to the same device, pre-filled, with a badge of 1', async () => {
     const formA = await newForm();
     const formB = await newForm(followUp);
@@ -359,4 +388,209 @@ describe.each(systemModes)('Submissions reach their destinations (%s)', (mode) =
     const delivery = await waitForDelivery(destination, (d) => d.status === 'succeeded');
     expect(delivery.attempts).toEqual([expect.objectContaining({ status_code: null, error: null, response_body: expect.stringContaining(oneshot.namespace) })]);
   });
+});
+
+/** Pushes `form` to `device` and submits it with these answers, as the device app does. */
+async function submitThrough(api: ApiClient, org: TestOrganization, form: TestTemplate, device: TestDevice, values: Record<string, string>): Promise<void> {
+  const pushed = await pushJson(api, org, device.identifier, { form_namespace: form.namespace, payload: {} });
+  if (pushed.status !== 202) throw new Error(`pushing answered ${pushed.status}: ${pushed.text}`);
+  const { id } = pushed.json().oneshot_list[0];
+  const sent = Object.fromEntries(Object.entries(values).map(([question, value]) => [question, { value }]));
+  const res = await api.post(`/device/oneshots/${id}/submission`, { bearer: device.secret, json: { answers: sent } });
+  if (res.status !== 201) throw new Error(`submitting answered ${res.status}: ${res.text}`);
+}
+
+async function createHttpDestination(api: ApiClient, org: TestOrganization, form: TestTemplate, uri: string): Promise<Destination> {
+  const res = await api.post(`/api/forms/${form.id}/destinations.json`, {
+    token: org.token,
+    json: { destination: { format_selection: 'json_format', transport_selection: 'http_transport' }, json_format: {}, http_transport: { uri } },
+  });
+  if (res.status !== 201) throw new Error(`creating a destination answered ${res.status}: ${res.text}`);
+  return { id: res.json().destination.id, formId: form.id, secret: res.json().destination.secret };
+}
+
+describe.each(systemModes)('Deliveries past the retention (%s)', (mode) => {
+  const day = 24 * 3_600_000;
+  let clockOffsetMs = 0;
+  const now = () => Date.now() + clockOffsetMs;
+  // The delivery service on a clock the test moves (in distributed mode, an in-process peer beside the other processes).
+  const deliveryOnTestClock: ServiceStarter<Bus> = (context) => startDelivery(context, { now });
+  const sys = useSystem(mode, {
+    organizations: 1,
+    template: inspection,
+    env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true', DELIVERY_RETENTION_DAYS: '30', DELIVERY_SWEEP_INTERVAL_MS: '200' },
+    starters: serviceStarters.map((start) => (start === startDeliveryService ? deliveryOnTestClock : start)),
+  });
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(() => receiver?.close());
+
+  const log = async (destination: Destination): Promise<{ total_count: number; deliveries: DeliveryView[] }> =>
+    (await sys.api.get(`/api/forms/${destination.formId}/destinations/${destination.id}/deliveries.json`, { token: sys.org.token })).json();
+
+  it('removes deliveries that ended more than DELIVERY_RETENTION_DAYS ago, and keeps recent and pending ones', async () => {
+    const device = await enrollDevice(sys.api, sys.org, { owner: 'Ada' });
+    const delivered = await createHttpDestination(sys.api, sys.org, sys.template, receiver.script(`/retention/${mode}/ok`, answers.ok()));
+    const paused = await createHttpDestination(sys.api, sys.org, sys.template, receiver.script(`/retention/${mode}/failing`, answers.status(500)));
+    await submitThrough(sys.api, sys.org, sys.template, device, { customer_name: 'Old Ltd' });
+    await waitFor(async () => (await log(delivered)).deliveries[0]?.status === 'succeeded', { description: 'the first delivery' });
+    // Failed once, then its destination turned off: pending, unchanged from then on.
+    await waitFor(async () => (await log(paused)).deliveries[0]?.attempts.length === 1, { description: 'a failed attempt' });
+    const off = await sys.api.put(`/api/forms/${paused.formId}/destinations/${paused.id}.json`, { token: sys.org.token, json: { destination: { active: false } } });
+    expect(off.status).toBe(200);
+
+    clockOffsetMs += 29 * day;
+    await submitThrough(sys.api, sys.org, sys.template, device, { customer_name: 'Recent Ltd' });
+    await waitFor(async () => (await log(delivered)).deliveries.filter((d) => d.status === 'succeeded').length === 2, { description: 'the second delivery' });
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // sweeps pass: none has ended 30 days ago yet
+    expect((await log(delivered)).total_count).toBe(2);
+
+    clockOffsetMs += 2 * day; // the first ended 31 days ago, the second 2
+    const kept = await waitFor(async () => {
+      const listed = await log(delivered);
+      return listed.total_count === 1 ? listed : undefined;
+    }, { description: 'the sweep' });
+    expect(JSON.parse(receiver.received(`/retention/${mode}/ok`)[1]!.body).metadata.submission_id).toBe(kept.deliveries[0]!.submission_id);
+    expect((await log(paused)).deliveries.map((d) => d.status)).toEqual(['pending']);
+  });
+});
+
+/**
+ * A system whose delivery service can be restarted on the same data, and whose delivery
+ * SQLite file is known: the whole system on one DATA_DIR (embedded, rabbitmq), or the
+ * delivery process alone (distributed: its file is the one its ready line names).
+ */
+interface RestartableSystem {
+  api: ApiClient;
+  adminToken: string;
+  /** Where the delivery service keeps delivery.sqlite and its generated key. */
+  deliveryDataDir: string;
+  restartDelivery(): Promise<void>;
+  stopDelivery(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const e2eAdminToken = 'test-admin-token-0123456789abcdef';
+
+async function startRestartable(mode: SystemMode, env: Record<string, string>, dataDir: string): Promise<RestartableSystem> {
+  if (mode !== 'distributed') {
+    let running: RunningSystem | null = await startSystem(mode, { ...env, DATA_DIR: dataDir });
+    const system: RestartableSystem = {
+      api: running.api,
+      adminToken: running.adminToken,
+      deliveryDataDir: dataDir,
+      restartDelivery: async () => {
+        await system.stopDelivery();
+        running = await startSystem(mode, { ...env, DATA_DIR: dataDir });
+        system.api = running.api;
+      },
+      stopDelivery: async () => {
+        await running?.stop();
+        running = null;
+      },
+      stop: async () => {
+        await running?.stop();
+      },
+    };
+    return system;
+  }
+  const lines: string[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+  const distributed = await startDistributed({
+    services: serviceStarters.map(processNameOf).filter((name): name is string => name !== undefined),
+    env,
+    logger,
+    adminToken: e2eAdminToken,
+  });
+  const ready = lines.map((line) => JSON.parse(line) as { msg?: string; sqliteFile?: string }).find((entry) => entry.msg === 'delivery ready' && entry.sqliteFile);
+  if (!ready) throw new Error('The delivery process did not name its SQLite file in its ready line');
+  const delivery = distributed.processes.get('delivery')!;
+  return {
+    api: distributed.api,
+    adminToken: e2eAdminToken,
+    deliveryDataDir: dirname(ready.sqliteFile!),
+    restartDelivery: async () => {
+      await delivery.signal('SIGTERM');
+      await delivery.start();
+    },
+    stopDelivery: () => delivery.signal('SIGTERM'),
+    stop: () => distributed.stop(),
+  };
+}
+
+/**
+ * Starts what runs the delivery service in `mode` from dist/ (`npm start`'s process in
+ * embedded mode, the delivery process otherwise) on `dataDir` with `env`, and waits for it to
+ * exit (it is expected to refuse to start); its exit code and what it wrote to stderr.
+ */
+async function startExpectingRefusal(mode: SystemMode, dataDir: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  ensureBuilt();
+  const main = mode === 'embedded' ? 'services/embedded/dist/main.js' : 'services/delivery/dist/main.js';
+  const child = spawn(process.execPath, [join(__dirname, '..', main)], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HEALTH_PORT: '0',
+      LOG_LEVEL: 'silent',
+      ADMIN_TOKEN: e2eAdminToken,
+      ...(mode === 'embedded' ? {} : { AMQP_URL: amqpUrl, AMQP_PREFIX: uniqueName('e2e_refused') }),
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(killer);
+  return { code, stderr };
+}
+
+describe.each(systemModes)('Signing secrets at rest (%s)', (mode) => {
+  let receiver: WebhookReceiver;
+  let dataDir: string;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    dataDir = mkdtempSync(join(tmpdir(), 'formcast-secrets-e2e-'));
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  });
+
+  it('keeps each signing secret out of the SQLite file, signs with it after a restart, and refuses to start with another key', async () => {
+    const system = await startRestartable(mode, { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' }, dataDir);
+    try {
+      const org = await createOrganization(system.api, system.adminToken);
+      const form = await createTemplate(system.api, org, inspection);
+      const device = await enrollDevice(system.api, org, { owner: 'Ada' });
+      const path = `/secrets/${mode}`;
+      const destination = await createHttpDestination(system.api, org, form, receiver.script(path, answers.ok()));
+
+      // The database and its write-ahead log, as a stolen copy would have them.
+      const file = join(system.deliveryDataDir, 'delivery.sqlite');
+      const bytes = Buffer.concat([file, `${file}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)));
+      expect(bytes.length).toBeGreaterThan(0);
+      expect(bytes.includes(destination.secret)).toBe(false);
+      expect(bytes.includes(destination.secret.slice('whsec_'.length))).toBe(false);
+      expect(bytes.includes('enc:v1:')).toBe(true);
+
+      await system.restartDelivery();
+      await submitThrough(system.api, org, form, device, { customer_name: 'After Restart' });
+      const [arrived] = await waitFor(() => (receiver.received(path).length > 0 ? receiver.received(path) : undefined), { description: 'the delivery after the restart' });
+      new Webhook(destination.secret).verify(arrived!.rawBody, arrived!.headers as Record<string, string>);
+
+      await system.stopDelivery();
+      const refused = await startExpectingRefusal(mode, system.deliveryDataDir, { DELIVERY_SECRETS_KEY: randomBytes(32).toString('base64') });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/failed to start: A destination's signing secret was sealed with key [0-9a-f]{8}, not with DELIVERY_SECRETS_KEY \(key [0-9a-f]{8}\)/);
+      const malformed = await startExpectingRefusal(mode, system.deliveryDataDir, { DELIVERY_SECRETS_KEY: 'too-short' });
+      expect(malformed).toEqual({ code: 1, stderr: 'Invalid setting DELIVERY_SECRETS_KEY: must be 32 bytes in Base64 (e.g. `openssl rand -base64 32`)\n' });
+    } finally {
+      await system.stop();
+    }
+  }, 180_000);
 });
