@@ -31,6 +31,7 @@ COPY packages/runtime/package.json packages/runtime/
 COPY packages/storage/package.json packages/storage/
 COPY packages/testing/package.json packages/testing/
 COPY packages/tracing/package.json packages/tracing/
+COPY packages/xml-writing/package.json packages/xml-writing/
 COPY services/gateway/package.json services/gateway/
 COPY services/directory/package.json services/directory/
 COPY services/resources/package.json services/resources/
