@@ -446,12 +446,15 @@ describe('the delivery service over the bus', () => {
     expect(() => verified(destination.secret, good.received[0]!)).not.toThrow();
   });
 
-  it('refuses a malformed DELIVERY_SECRETS_KEY, and none with MongoDB, before anything starts', async () => {
+  it('refuses a malformed DELIVERY_SECRETS_KEY or retention setting, and no key with MongoDB, before anything starts', async () => {
     expect(() => settings({ DELIVERY_SECRETS_KEY: 'c2hvcnQ=' })).toThrow(
       'Invalid setting DELIVERY_SECRETS_KEY: must be 32 bytes in Base64 (e.g. `openssl rand -base64 32`)',
     );
     expect(() => settings({ DELIVERY_SECRETS_PREVIOUS_KEY: 'not base64 at all!' })).toThrow(/Invalid setting DELIVERY_SECRETS_PREVIOUS_KEY/);
     expect(() => secretCipherFromSettings(settings({ MONGO_URL: 'mongodb://127.0.0.1:1/x' }), logger)).toThrow(/DELIVERY_SECRETS_KEY is required with MONGO_URL/);
+    expect(() => settings({ DELIVERY_RETENTION_DAYS: '0' })).toThrow(/^Invalid setting DELIVERY_RETENTION_DAYS/);
+    expect(() => settings({ DELIVERY_SWEEP_INTERVAL_MS: 'hourly' })).toThrow(/^Invalid setting DELIVERY_SWEEP_INTERVAL_MS/);
+    expect(settings({ DELIVERY_SECRETS_KEY: '' }).DELIVERY_SECRETS_KEY).toBeUndefined();
   });
 
   // Retention ----------------------------------------------------------------------------

@@ -311,9 +311,11 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   }
 
   /**
-   * One destination at a time, each a conditional update (on the value read), so replicas
-   * starting together, or an older replica still writing clear secrets in a rolling upgrade,
-   * never lose a rotation. Clear secrets are also read as they are (see SecretCipher.open).
+   * At every start (a no-op once all are sealed with the current key), one destination at a
+   * time, each a conditional update on the secret read: replicas starting together, or a
+   * rotation meanwhile, never lose one. Until then clear secrets are read as they are (see
+   * SecretCipher.open). Replicas of the release before sealing must be stopped before this
+   * one starts: they would take a sealed value for the secret and sign with it.
    */
   async sealSecrets(): Promise<number> {
     await this.ready;
@@ -386,7 +388,7 @@ const deleteBatch = 1000;
 
 /** A destination's secrets as stored (sealed), from its document. */
 function storedSecrets(doc: Pick<DestinationDoc, 'secret' | 'retiredSecrets'>): SigningSecrets {
-  return { current: doc.secret, retired: doc.retiredSecrets.map((retired) => ({ secret: retired.secret, expiresAt: retired.expiresAt.toISOString() })) };
+  return { current: doc.secret, retired: (doc.retiredSecrets ?? []).map((retired) => ({ secret: retired.secret, expiresAt: retired.expiresAt.toISOString() })) };
 }
 
 /** The document's fields of sealed secrets. */
