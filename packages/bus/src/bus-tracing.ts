@@ -1,5 +1,5 @@
 import type { Envelope } from '@formcast/contracts';
-import { activeTraceContext, inSpan, SpanKind, tracingOn, type Attributes } from '@formcast/tracing';
+import { inSpan, SpanKind, tracingOn, type Attributes, type SpanParent } from '@formcast/tracing';
 import type { CommandHandler, EventHandler } from './port';
 
 /**
@@ -11,7 +11,9 @@ import type { CommandHandler, EventHandler } from './port';
  *
  * In process, a command's round trip and its handler are the same moment in the same
  * process: the server span alone stands for both (a client span would repeat it, at the cost
- * of a span a command), child of the caller's span through the envelope all the same.
+ * of a span a command), child of the caller's span, which is still the active one where the
+ * handler runs (the async context crosses the in-process broker by itself): the command
+ * carries no context. Events carry theirs in process too (an outbox keeps it).
  */
 export class BusTracing {
   private readonly clientSpans: boolean;
@@ -20,10 +22,9 @@ export class BusTracing {
     this.clientSpans = system === 'rabbitmq';
   }
 
-  /** `send` gets the command carrying the client span's context (in process: the caller's). */
+  /** `send` gets the command carrying the client span's context (in process: the command as it is). */
   request<T>(command: Envelope, send: (command: Envelope) => Promise<T>): Promise<T> {
-    if (!tracingOn()) return send(command);
-    if (!this.clientSpans) return send({ ...command, traceContext: activeTraceContext() });
+    if (!tracingOn() || !this.clientSpans) return send(command);
     return inSpan(`send ${command.type}`, SpanKind.CLIENT, (traced) => send({ ...command, traceContext: traced() }), undefined, this.attributes(command, 'send'));
   }
 
@@ -32,7 +33,8 @@ export class BusTracing {
       if (!tracingOn()) return handler(command);
       const attributes = this.attributes(command, 'process');
       attributes['formcast.service'] = service;
-      return inSpan(`handle ${command.type}`, SpanKind.SERVER, () => handler(command), { remote: command.traceContext }, attributes);
+      const parent: SpanParent = this.clientSpans ? { remote: command.traceContext } : undefined;
+      return inSpan(`handle ${command.type}`, SpanKind.SERVER, () => handler(command), parent, attributes);
     };
   }
 

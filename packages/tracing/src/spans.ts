@@ -1,4 +1,4 @@
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type SpanContext } from '@opentelemetry/api';
 import type { TraceContext } from './trace-context';
 import { formcastTracer, tracingOn } from './tracing-state';
 
@@ -11,8 +11,25 @@ function parentContext(parent: SpanParent): Context {
   if (parent === undefined) return context.active();
   const carried = parent.remote;
   if (!carried) return ROOT_CONTEXT;
-  return propagation.extract(ROOT_CONTEXT, carried);
+  // A traceparent as we write it (version 00, no tracestate): read here; anything else by the propagator.
+  const remote = carried.tracestate === undefined ? spanContextOf(carried.traceparent) : undefined;
+  return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : propagation.extract(ROOT_CONTEXT, carried);
 }
+
+const lowerHex = /^[0-9a-f]+$/;
+
+/** `00-<trace id>-<span id>-<flags>`, the W3C traceparent of version 00, as a remote span context; undefined when it is not one. */
+function spanContextOf(traceparent: string): SpanContext | undefined {
+  if (traceparent.length !== 55 || !traceparent.startsWith('00-') || traceparent[35] !== '-' || traceparent[52] !== '-') return undefined;
+  const traceId = traceparent.slice(3, 35);
+  const spanId = traceparent.slice(36, 52);
+  const traceFlags = Number.parseInt(traceparent.slice(53), 16);
+  if (!lowerHex.test(traceId) || !lowerHex.test(spanId) || Number.isNaN(traceFlags) || traceId === invalidTraceId || spanId === invalidSpanId) return undefined;
+  return { traceId, spanId, traceFlags, isRemote: true };
+}
+
+const invalidTraceId = '00000000000000000000000000000000';
+const invalidSpanId = '0000000000000000';
 
 function failed(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
@@ -100,11 +117,17 @@ export function inSpan<T>(
   });
 }
 
+/**
+ * The W3C trace context of `from`'s span, written here as the W3C propagator writes it
+ * (traceparent version 00, tracestate serialized when there is one), without its per-call
+ * lookups and checks: our spans' ids come from the SDK, valid by construction.
+ */
 function traceContextOf(from: Context): TraceContext | undefined {
-  const carrier: Partial<TraceContext> = {};
-  propagation.inject(from, carrier);
-  if (!carrier.traceparent) return undefined;
-  return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
+  const span = trace.getSpanContext(from);
+  if (!span || span.traceId === invalidTraceId) return undefined;
+  const traceparent = `00-${span.traceId}-${span.spanId}-0${Number(span.traceFlags & TraceFlags.SAMPLED).toString(16)}`;
+  const tracestate = span.traceState?.serialize();
+  return tracestate ? { traceparent, tracestate } : { traceparent };
 }
 
 /** The active span's context, to carry across a boundary; undefined while tracing is off or no span is active. */
@@ -116,8 +139,8 @@ export function activeTraceContext(): TraceContext | undefined {
 /** The active span's trace id, for log lines; undefined while tracing is off or no span is active. */
 export function activeTraceId(): string | undefined {
   if (!tracingOn()) return undefined;
-  const span = trace.getActiveSpan()?.spanContext();
-  return span && isSpanContextValid(span) ? span.traceId : undefined;
+  const traceId = trace.getSpanContext(context.active())?.traceId;
+  return traceId && traceId !== invalidTraceId ? traceId : undefined;
 }
 
 /** Runs `work` outside any trace: background work a request merely woke (the outbox relay) must not join its trace. */

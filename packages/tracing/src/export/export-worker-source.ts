@@ -7,7 +7,7 @@
  * one at a time), and hands them to the SDK's own OTLP exporter (protobuf or JSON encoding,
  * the HTTP send, the OTEL_EXPORTER_OTLP_* settings), rebuilt as the ReadableSpans it reads.
  *
- * Messages in: {spans}, {flush: id}, {shutdown: id}. Out: {flushed: id} and {shutDown: id}
+ * Messages in: {spans} (a JSON array of SpanData), {flush: id}, {shutdown: id}. Out: {flushed: id} and {shutDown: id}
  * once everything queued before was exported (or failed), {failed: message} when an export
  * fails (at most one a minute), {dropped: n} as spans are dropped for a full queue.
  */
@@ -27,29 +27,29 @@ const durationOf = (start, end) => {
   if (nanos < 0) { seconds -= 1; nanos += 1e9; }
   return [seconds, nanos];
 };
-function readableSpan(data) {
-  const context = { traceId: data.traceId, spanId: data.spanId, traceFlags: data.traceFlags, traceState: traceStateOf(data.traceState) };
+// SpanData (span-data.ts), by position.
+function readableSpan(d) {
+  const context = { traceId: d[0], spanId: d[1], traceFlags: d[2], traceState: traceStateOf(d[3] === null ? undefined : d[3]) };
   return {
-    name: data.name,
-    kind: data.kind,
+    name: d[6],
+    kind: d[7],
     spanContext: () => context,
-    parentSpanContext: data.parentSpanId === undefined ? undefined
-      : { traceId: data.traceId, spanId: data.parentSpanId, traceFlags: data.traceFlags, isRemote: data.parentIsRemote },
-    startTime: data.startTime,
-    endTime: data.endTime,
-    duration: durationOf(data.startTime, data.endTime),
+    parentSpanContext: d[4] === null ? undefined : { traceId: d[0], spanId: d[4], traceFlags: d[2], isRemote: d[5] },
+    startTime: d[8],
+    endTime: d[9],
+    duration: durationOf(d[8], d[9]),
     ended: true,
-    status: data.status,
-    attributes: data.attributes,
-    droppedAttributesCount: data.droppedAttributesCount,
-    events: data.events,
-    droppedEventsCount: data.droppedEventsCount,
-    links: data.links.map((link) => ({
-      context: { traceId: link.traceId, spanId: link.spanId, traceFlags: link.traceFlags, isRemote: link.isRemote },
-      attributes: link.attributes,
-      droppedAttributesCount: link.droppedAttributesCount,
+    attributes: d[10],
+    droppedAttributesCount: d[11],
+    events: d[12] === 0 ? [] : d[12],
+    droppedEventsCount: d[13],
+    links: d[14] === 0 ? [] : d[14].map((l) => ({
+      context: { traceId: l[0], spanId: l[1], traceFlags: l[2], isRemote: l[3] },
+      attributes: l[4] === null ? undefined : l[4],
+      droppedAttributesCount: l[5],
     })),
-    droppedLinksCount: data.droppedLinksCount,
+    droppedLinksCount: d[15],
+    status: d[17] === null ? { code: d[16] } : { code: d[16], message: d[17] },
     resource,
     instrumentationScope: scope,
   };
@@ -92,9 +92,9 @@ function armTimer() {
 }
 
 parentPort.on('message', (message) => {
-  if (message.spans) {
+  if (message.spans !== undefined) {
     let dropped = 0;
-    for (const span of message.spans) {
+    for (const span of JSON.parse(message.spans)) {
       if (queue.length >= settings.maxQueueSize) dropped += 1;
       else queue.push(span);
     }

@@ -21,8 +21,8 @@ const postDelayMs = 200;
 
 /**
  * The batch span processor with everything after a span's end off the event loop: each
- * finished span becomes plain data (SpanData), handed to a worker thread in messages of up to
- * 128 spans; the worker queues, batches, encodes (protobuf or JSON) and sends them with the
+ * finished span becomes plain data (SpanData), handed to a worker thread as JSON in messages
+ * of up to 128 spans; the worker queues, batches, encodes (protobuf or JSON) and sends them with the
  * SDK's own OTLP exporter (export-worker-source.ts). On the event loop a span costs its copy
  * into plain data; the encoding, its garbage and the HTTP send are the worker's.
  *
@@ -86,7 +86,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
     if (this.buffer.length === 0 || !this.worker) return;
     const spans = this.buffer;
     this.buffer = [];
-    this.worker.postMessage({ spans });
+    this.worker.postMessage({ spans: JSON.stringify(spans) });
   }
 
   /** Hands the worker what is buffered, then `what`; resolves on its answer, the export timeout, or its failure. */
