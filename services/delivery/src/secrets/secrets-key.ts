@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger, Settings } from '@formcast/platform';
@@ -32,13 +32,19 @@ function generatedKey(dataDir: string, logger: Logger): Buffer {
   const file = join(dataDir, generatedKeyFileName);
   const changes = makePrivateFolder(dataDir);
   if (!existsSync(file)) {
+    // Written whole under another name, then linked into place: a replica starting beside
+    // this one on the same DATA_DIR reads the whole key or none, and one of the two wins.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    writeFileSync(draft, `${randomBytes(32).toString('base64')}\n`, { mode: privateFileMode, flag: 'wx' });
+    chmodSync(draft, privateFileMode);
     try {
-      writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: privateFileMode, flag: 'wx' });
-      chmodSync(file, privateFileMode);
+      linkSync(draft, file);
       logger.info({ file }, 'generated the key that encrypts signing secrets at rest (DELIVERY_SECRETS_KEY unset); keep it with the data');
     } catch (error) {
       // Another replica on the same DATA_DIR made it first: use that one.
       if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    } finally {
+      unlinkSync(draft);
     }
   }
   logModeChanges(logger, [...changes, ...tightenIfPresent(file, privateFileMode)]);
