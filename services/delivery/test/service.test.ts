@@ -431,6 +431,18 @@ describe('the delivery service over the bus', () => {
     expect(() => verified(destination.secret, good.received[0]!)).not.toThrow();
   });
 
+  it('refuses to start when the generated key file was lost, naming the file', async () => {
+    await createHttpDestination((await receiver()).url);
+    await stopSystem();
+    rmSync(join(dataDir, 'delivery-secrets-key'));
+    bus = new InProcessBus();
+    await expect(startDelivery({ bus, settings: settings(), logger }, { now })).rejects.toThrow(
+      `not with the key in ${join(dataDir, 'delivery-secrets-key')} (key `,
+    );
+    await bus.close();
+    services = [];
+  });
+
   it('moves the secrets to a new key given with the old one as DELIVERY_SECRETS_PREVIOUS_KEY', async () => {
     const good = await receiver();
     const destination = await createHttpDestination(good.url);

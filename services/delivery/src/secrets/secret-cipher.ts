@@ -24,7 +24,12 @@ export class SecretCipher {
   readonly currentKeyId: string;
   private readonly keys: Map<string, Buffer>;
 
-  constructor(current: Buffer, previous?: Buffer) {
+  /** `currentName` says where the current key came from, in errors (the setting, or the generated key's file). */
+  constructor(
+    current: Buffer,
+    previous?: Buffer,
+    private readonly currentName = 'DELIVERY_SECRETS_KEY',
+  ) {
     if (current.length !== 32 || (previous && previous.length !== 32)) throw new SecretsKeyError('A secrets key must be 32 bytes');
     this.currentKeyId = keyId(current);
     this.keys = new Map([[this.currentKeyId, current]]);
@@ -49,7 +54,7 @@ export class SecretCipher {
     const key = id === undefined ? undefined : this.keys.get(id);
     if (!key || iv === undefined || sealed === undefined) {
       throw new SecretsKeyError(
-        `A destination's signing secret was sealed with key ${id ?? '?'}, not with DELIVERY_SECRETS_KEY (key ${this.currentKeyId})` +
+        `A destination's signing secret was sealed with key ${id ?? '?'}, not with ${this.currentName} (key ${this.currentKeyId})` +
           `${this.keys.size > 1 ? ' nor DELIVERY_SECRETS_PREVIOUS_KEY' : ''}: start with the key it was sealed with` +
           ' (give the new one as DELIVERY_SECRETS_KEY and the old one as DELIVERY_SECRETS_PREVIOUS_KEY to rotate)',
       );

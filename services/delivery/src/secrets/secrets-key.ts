@@ -25,11 +25,11 @@ export function secretCipherFromSettings(
       'DELIVERY_SECRETS_KEY is required with MONGO_URL: every delivery replica seals signing secrets with the same key (`openssl rand -base64 32`)',
     );
   }
-  return new SecretCipher(generatedKey(settings.DATA_DIR, logger), previous);
+  const file = join(settings.DATA_DIR, generatedKeyFileName);
+  return new SecretCipher(generatedKey(file, settings.DATA_DIR, logger), previous, `the key in ${file}`);
 }
 
-function generatedKey(dataDir: string, logger: Logger): Buffer {
-  const file = join(dataDir, generatedKeyFileName);
+function generatedKey(file: string, dataDir: string, logger: Logger): Buffer {
   const changes = makePrivateFolder(dataDir);
   if (!existsSync(file)) {
     // Written whole under another name, then linked into place: a replica starting beside
