@@ -17,8 +17,9 @@ import { useSystem } from './support/use-system';
 /**
  * One trace from the HTTP request to the FCM send: the gateway's request span, the command's
  * client and server spans (in process, the server span alone: the same moment in the same
- * process), push's store write, the outbox relay's publish (however much later), the
- * consumer's span and the notifier's send. Revocations and submissions too: every event a
+ * process), push's store write, the outbox relay's publish (however much later; in process
+ * no producer span, the publish being a move into memory), the consumer's span and the
+ * notifier's send. Revocations and submissions too: every event a
  * request's handler writes carries that request's context. The in-memory exporter sees
  * every span because, in these modes, every peer runs in the test process (the `rabbitmq`
  * mode over the real broker, each service on its own AMQP connection); distributed
@@ -36,6 +37,9 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
   /** The command's spans, in the order of the chain: in process, the server span alone. */
   const commandSpans = (command: string) => (mode === 'embedded' ? [`handle ${command}`] : [`send ${command}`, `handle ${command}`]);
   const commandKinds = mode === 'embedded' ? [SpanKind.SERVER] : [SpanKind.CLIENT, SpanKind.SERVER];
+  /** An event's spans, in the order of the chain: in process, the consumer span alone. */
+  const eventSpans = (event: string) => (mode === 'embedded' ? [`process ${event}`] : [`publish ${event}`, `process ${event}`]);
+  const eventKinds = mode === 'embedded' ? [SpanKind.CONSUMER] : [SpanKind.PRODUCER, SpanKind.CONSUMER];
 
   // Before the system starts: the gateway registers its request spans only while tracing is on.
   beforeAll(async () => {
@@ -44,6 +48,7 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
   });
   const sys = useSystem(mode, {
     starters: [startDirectoryService, startPushService, notifierWithStandIn, startDeliveryService],
+    env: { PUSH_RELEASE_INTERVAL_MS: '200' },
     organizations: 1,
     template: { type: 'root', title: 'Inspection', children: [{ identifier: 'site', type: 'text' }] },
   });
@@ -108,16 +113,14 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
     const chain = await traceOf('POST /clients/:deviceRef/oneshots', [
       ...commandSpans('push.oneshot.create'),
       'push.store create',
-      'publish push.oneshot.created',
-      'process push.oneshot.created',
+      ...eventSpans('push.oneshot.created'),
       'fcm send',
     ]);
     expect(chain.map((span) => span.kind)).toEqual([
       SpanKind.SERVER,
       ...commandKinds,
       SpanKind.INTERNAL,
-      SpanKind.PRODUCER,
-      SpanKind.CONSUMER,
+      ...eventKinds,
       SpanKind.CLIENT,
     ]);
     const [gateway] = chain;
@@ -139,10 +142,22 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
     const chain = await traceOf(/^DELETE \/clients\/:deviceRef\/oneshots\/:oneshotId/, [
       ...commandSpans('push.oneshot.revoke'),
       'push.store revoke',
-      'publish push.oneshot.revoked',
-      'process push.oneshot.revoked',
+      ...eventSpans('push.oneshot.revoked'),
     ]);
     expect(only(chain, 'process push.oneshot.revoked').attributes).toMatchObject({ 'formcast.service': 'notifier' });
+  });
+
+  it('starts a trace at a scheduled dispatch’s release, running to the notifier’s send', async () => {
+    const token = `fcm-${uniqueName('tok')}`;
+    const { identifier } = await enroll(token);
+    const scheduledAt = new Date(Date.now() + 1500).toISOString();
+    const res = await pushJson(sys.api, sys.org, identifier, { form_namespace: sys.template.namespace, form_name: 'Later visit', payload: {}, scheduled_at: scheduledAt });
+    expect(res.status).toBe(202);
+    recorded.reset();
+    await waitFor(() => standIn.messagesTo(token).length === 1, { timeoutMs: 15000 });
+
+    const chain = await traceOf('push.release', ['push.store release', ...eventSpans('push.oneshot.created'), 'fcm send']);
+    expect(chain[0]!.attributes).toMatchObject({ 'formcast.release.due': 1 });
   });
 
   it('follows a device’s submission to both its events’ consumers (the notifier and delivery), in one trace', async () => {
@@ -156,8 +171,8 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
     expect(res.status).toBe(201);
     const request = 'POST /device/oneshots/:oneshotId/submission';
     const toStore = [...commandSpans('push.device.submit_oneshot'), 'push.store submit'];
-    const completed = await traceOf(request, [...toStore, 'publish push.oneshot.completed', 'process push.oneshot.completed']);
-    const received = await traceOf(request, [...toStore, 'publish push.submission.received', 'process push.submission.received']);
+    const completed = await traceOf(request, [...toStore, ...eventSpans('push.oneshot.completed')]);
+    const received = await traceOf(request, [...toStore, ...eventSpans('push.submission.received')]);
     expect(completed[0]!.spanContext().traceId).toBe(received[0]!.spanContext().traceId);
     expect(only(received, 'process push.submission.received').attributes).toMatchObject({ 'formcast.service': 'delivery' });
   });

@@ -1,5 +1,5 @@
 import type { Envelope } from '@formcast/contracts';
-import { inSpan, SpanKind, tracingOn, type Attributes, type SpanParent } from '@formcast/tracing';
+import { activeTraceContext, inSpan, SpanKind, tracingOn, type Attributes, type SpanParent } from '@formcast/tracing';
 import type { CommandHandler, EventHandler } from './port';
 
 /**
@@ -13,9 +13,11 @@ import type { CommandHandler, EventHandler } from './port';
  * process: the server span alone stands for both (a client span would repeat it, at the cost
  * of a span a command), child of the caller's span, which is still the active one where the
  * handler runs (the async context crosses the in-process broker by itself): the command
- * carries no context. Events carry theirs in process too (an outbox keeps it).
+ * carries no context. Events carry theirs in process too (an outbox keeps it), without a
+ * producer span (see publish).
  */
 export class BusTracing {
+  /** Whether the sending side opens spans of its own (client, producer): only between processes. */
   private readonly clientSpans: boolean;
 
   constructor(private readonly system: 'rabbitmq' | 'in-process') {
@@ -40,10 +42,14 @@ export class BusTracing {
 
   /**
    * A producer span, child of the context the event was written under (an outbox keeps it
-   * with the event), else of the active span; `publish` gets the event carrying the producer span's context.
+   * with the event), else of the active span; `publish` gets the event carrying the producer
+   * span's context. In process, no producer span: the publish is a move into memory, and the
+   * consumer span, child of the event's context, starts when it is taken out (the wait shows
+   * as the gap after the store write); an event without a context gets the active one.
    */
   publish(event: Envelope, publish: (event: Envelope) => Promise<void>): Promise<void> {
     if (!tracingOn()) return publish(event);
+    if (!this.clientSpans) return publish(event.traceContext ? event : { ...event, traceContext: activeTraceContext() });
     const parent = event.traceContext ? { remote: event.traceContext } : undefined;
     return inSpan(`publish ${event.type}`, SpanKind.PRODUCER, (traced) => publish({ ...event, traceContext: traced() }), parent, this.attributes(event, 'publish'));
   }

@@ -17,11 +17,13 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
  * The spans every Bus adapter opens while tracing is on, joined into one trace through the
  * envelope's W3C trace context; none, and no context on the wire, while it is off. `makeBus`
  * as for the bus contract. Tracing is process-wide: it is on only inside this describe.
- * `commandSpans`: an adapter between processes opens a client span around a command's round
- * trip and a server span around its handler; the in-process one the server span alone.
+ * `between`: an adapter between processes opens a client span around a command's round trip
+ * and a producer span around a publish; the in-process one only the receiving side's spans
+ * (server, consumer), its sending side being the same moment in the same process (commands)
+ * or a move into memory (events).
  */
-export function describeBusTracingContract(name: string, makeBus: () => Promise<Bus>, commandSpans: 'client and server' | 'server only' = 'client and server'): void {
-  const withClient = commandSpans === 'client and server';
+export function describeBusTracingContract(name: string, makeBus: () => Promise<Bus>, between: 'processes' | 'in process' = 'processes'): void {
+  const withClient = between === 'processes';
   describe(`${name} (traces)`, () => {
     const startedBus = startedBuses(() => makeBus());
 
@@ -97,7 +99,7 @@ export function describeBusTracingContract(name: string, makeBus: () => Promise<
         if (withClient) expect(named(recorded.spans(), `send ${type}`).status).toMatchObject({ code: 2 });
       });
 
-      it('handles an event in a consumer span, child of the producer span, itself child of the context the event carried', async () => {
+      it('handles an event in a consumer span in the trace of the context the event carried (between processes: child of a producer span, itself child of it)', async () => {
         const service = uniqueName('svc');
         const type = uniqueName('evt');
         const bus = await startedBus((b) => b.subscribe(service, type, async () => undefined));
@@ -107,25 +109,37 @@ export function describeBusTracingContract(name: string, makeBus: () => Promise<
         writer.end();
         await bus.publish(event);
 
-        await waitFor(() => recorded.spans().length === 3);
-        const producer = named(recorded.spans(), `publish ${type}`);
+        await waitFor(() => recorded.spans().length === (withClient ? 3 : 2));
         const consumer = named(recorded.spans(), `process ${type}`);
-        expect(producer.kind).toBe(SpanKind.PRODUCER);
+        const written = named(recorded.spans(), 'store write');
         expect(consumer.kind).toBe(SpanKind.CONSUMER);
-        expect(parentOf(producer)).toBe(named(recorded.spans(), 'store write').spanContext().spanId);
-        expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
-        expect(consumer.spanContext().traceId).toBe(producer.spanContext().traceId);
+        expect(consumer.spanContext().traceId).toBe(written.spanContext().traceId);
+        if (withClient) {
+          const producer = named(recorded.spans(), `publish ${type}`);
+          expect(producer.kind).toBe(SpanKind.PRODUCER);
+          expect(parentOf(producer)).toBe(written.spanContext().spanId);
+          expect(parentOf(consumer)).toBe(producer.spanContext().spanId);
+        } else {
+          expect(parentOf(consumer)).toBe(written.spanContext().spanId);
+        }
       });
 
-      it('publishes an event that carries no context in a trace of its own', async () => {
+      it('publishes an event that carries no context in the trace of the active span, else in a trace of its own', async () => {
         const service = uniqueName('svc');
-        const type = uniqueName('cmd');
+        const type = uniqueName('evt');
         const bus = await startedBus((b) => b.subscribe(service, type, async () => undefined));
         await bus.publish(createEnvelope(type, {}));
-        await waitFor(() => recorded.spans().length === 2);
-        const producer = named(recorded.spans(), `publish ${type}`);
-        expect(parentOf(producer)).toBeUndefined();
-        expect(parentOf(named(recorded.spans(), `process ${type}`))).toBe(producer.spanContext().spanId);
+        const publisher = openSpan('publisher', SpanKind.INTERNAL, { remote: undefined })!;
+        await publisher.run(() => bus.publish(createEnvelope(type, {})));
+        publisher.end();
+        await waitFor(() => recorded.spans().filter((span) => span.name === `process ${type}`).length === 2);
+        // In the order published: one consumer takes them one after the other.
+        const [alone, underPublisher] = recorded.spans().filter((span) => span.name === `process ${type}`);
+        const inTraceOf = (span: ReadableSpan) => recorded.spans().filter((other) => other.spanContext().traceId === span.spanContext().traceId);
+        const root = (span: ReadableSpan) => inTraceOf(span).find((other) => parentOf(other) === undefined)!;
+        expect(root(alone!).name).toBe(withClient ? `publish ${type}` : `process ${type}`);
+        expect(root(underPublisher!).name).toBe('publisher');
+        expect(alone!.spanContext().traceId).not.toBe(underPublisher!.spanContext().traceId);
       });
     });
   });

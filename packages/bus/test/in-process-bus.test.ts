@@ -15,7 +15,7 @@ describeBusContract(
   async (overrides = {}) => new InProcessBus({ broker, logger, ...contractBusOptions, ...overrides }),
 );
 describeBusMetricsContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }));
-describeBusTracingContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }), 'server only');
+describeBusTracingContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }), 'in process');
 
 describe('InProcessBus', () => {
   it('runs an event handler only after publish has resolved', async () => {

@@ -94,7 +94,7 @@ describe('trace context across a boundary', () => {
     const own = span.traceContext()!;
     span.end();
     if (traceId) expect(own.traceparent.split('-')[1]).toBe(traceId);
-    else expect(own.traceparent.split('-')[1]).not.toBe(carried.traceparent.split('-')[1].toLowerCase());
+    else expect(own.traceparent.split('-')[1]).not.toBe(carried.traceparent.split('-')[1]!.toLowerCase());
     if ('tracestate' in carried) expect(own.tracestate).toBe(carried.tracestate);
   });
 });
