@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -206,11 +206,13 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   const root = mkdtempSync(join(tmpdir(), 'formcast-dist-'));
   const forward = options.logger ? lineWriterOf(options.logger) : undefined;
   const suiteEnv = options.env ?? {};
+  const runSecretsKey = randomBytes(32).toString('base64');
   const amqpUrl = options.amqpUrl ?? distributedAmqpUrl;
   const level = ['trace', 'debug', 'info'].includes(suiteEnv.LOG_LEVEL ?? '') ? suiteEnv.LOG_LEVEL! : 'info';
   const envFor = (name: string): Record<string, string> => ({
     PATH: process.env.PATH ?? '',
-    ...(process.env.MONGO_URL ? { MONGO_URL: process.env.MONGO_URL } : {}),
+    // On MongoDB every delivery replica must be given the same sealing key (on SQLite it is generated into DATA_DIR).
+    ...(process.env.MONGO_URL ? { MONGO_URL: process.env.MONGO_URL, DELIVERY_SECRETS_KEY: runSecretsKey } : {}),
     ...suiteEnv,
     AMQP_URL: amqpUrl,
     AMQP_PREFIX: prefix,
