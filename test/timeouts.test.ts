@@ -1,5 +1,6 @@
 import { waitFor } from '@formcast/testing';
 import { basicAuth, pause, RawConnection, requestHead } from './support/raw-http';
+import { sideBySide } from './support/side-by-side';
 import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
 
@@ -12,38 +13,46 @@ const env = {
 };
 
 describe.each(systemModes)('Request timeouts (%s)', (mode) => {
-  const sys = useSystem(mode, { organizations: 1, env, hookTimeoutMs: 120_000 });
   const opened: RawConnection[] = [];
   const open = async () => {
     const connection = await RawConnection.open(sys.api.baseUrl);
     opened.push(connection);
     return connection;
   };
-  afterEach(() => {
+  // Declared before useSystem, so it runs before the system stops: a scenario that failed may leave its connection open.
+  afterAll(() => {
     for (const connection of opened.splice(0)) connection.destroy();
   });
+  const sys = useSystem(mode, { organizations: 1, env, hookTimeoutMs: 120_000 });
+  // Each scenario waits on one of the gateway's timers: they run side by side, and each test checks its own.
+  const scenario = sideBySide();
 
-  it('answers 408 and closes a connection whose headers do not end within REQUEST_HEADERS_TIMEOUT_MS', async () => {
+  const slowHeaders = scenario(async () => {
     const connection = await open();
     await connection.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const started = Date.now();
     // A header line now and then, as slowloris does: the time counts from the request's start, not from the last byte.
     const drip = setInterval(() => void connection.write(`X-Slow-${Date.now()}: a\r\n`), 300);
     try {
-      expect(await connection.closedWithin(15_000)).toBe(true);
+      const closed = await connection.closedWithin(15_000);
+      return { closed, elapsedMs: Date.now() - started, text: connection.text };
     } finally {
       clearInterval(drip);
     }
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-    expect(connection.text).toMatch(/^HTTP\/1\.1 408 /);
+  });
+  it('answers 408 and closes a connection whose headers do not end within REQUEST_HEADERS_TIMEOUT_MS', async () => {
+    const { closed, elapsedMs, text } = await slowHeaders();
+    expect(closed).toBe(true);
+    expect(elapsedMs).toBeGreaterThanOrEqual(1900);
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
   });
 
+  const silent = scenario(async () => (await open()).closedWithin(15_000));
   it('closes a connection that opens and sends nothing', async () => {
-    const connection = await open();
-    expect(await connection.closedWithin(15_000)).toBe(true);
+    expect(await silent()).toBe(true);
   });
 
-  it('answers 408 and closes when a body stops short of its Content-Length', async () => {
+  const shortBody = scenario(async () => {
     const connection = await open();
     const head = requestHead('POST', `/organizations/${sys.org.orgId}/groups.json`, {
       Authorization: basicAuth(sys.org.token),
@@ -52,11 +61,16 @@ describe.each(systemModes)('Request timeouts (%s)', (mode) => {
     });
     await connection.write(`${head}["Stops`);
     await connection.waitForText(/^HTTP\/1\.1 408 /, 15_000);
-    expect(connection.text).toMatch(/did not arrive within/);
-    expect(await connection.closedWithin(5_000)).toBe(true);
+    const text = connection.text;
+    return { text, closed: await connection.closedWithin(5_000) };
+  });
+  it('answers 408 and closes when a body stops short of its Content-Length', async () => {
+    const { text, closed } = await shortBody();
+    expect(text).toMatch(/did not arrive within/);
+    expect(closed).toBe(true);
   });
 
-  it('answers 408 and closes when a body trickles in slower than its deadline', async () => {
+  const tricklingBody = scenario(async () => {
     const connection = await open();
     const body = JSON.stringify(['Trickle'.padEnd(200, '.')]);
     const head = requestHead('POST', `/organizations/${sys.org.orgId}/groups.json`, {
@@ -69,8 +83,12 @@ describe.each(systemModes)('Request timeouts (%s)', (mode) => {
       await connection.write(body[i]!);
       await pause(100);
     }
-    expect(connection.text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(connection.isClosed || (await connection.closedWithin(5_000))).toBe(true);
+    return { text: connection.text, closed: connection.isClosed || (await connection.closedWithin(5_000)) };
+  });
+  it('answers 408 and closes when a body trickles in slower than its deadline', async () => {
+    const { text, closed } = await tricklingBody();
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(closed).toBe(true);
   });
 
   it('still takes a body that arrives in time', async () => {
@@ -79,16 +97,21 @@ describe.each(systemModes)('Request timeouts (%s)', (mode) => {
     expect(res.status).toBe(201);
   });
 
-  it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
+  const idleKeepAlive = scenario(async () => {
     const connection = await open();
     await connection.write(requestHead('GET', '/healthz', {}));
     await connection.waitForText(/^HTTP\/1\.1 200 [\s\S]*\r\n\r\n/);
-    expect(connection.text).not.toMatch(/connection: close/i);
+    const answer = connection.text;
     // Node's default would keep it 5 s.
-    expect(await connection.closedWithin(3_500)).toBe(true);
+    return { answer, closed: await connection.closedWithin(3_500) };
+  });
+  it('closes an idle keep-alive connection after KEEP_ALIVE_TIMEOUT_MS', async () => {
+    const { answer, closed } = await idleKeepAlive();
+    expect(answer).not.toMatch(/connection: close/i);
+    expect(closed).toBe(true);
   });
 
-  it('drops 200 slowloris connections while /healthz keeps answering', async () => {
+  const slowloris = scenario(async () => {
     const slow = await Promise.all(Array.from({ length: 200 }, () => open()));
     await Promise.all(slow.map((connection) => connection.write('GET /healthz HTTP/1.1\r\n')));
     const drip = setInterval(() => {
@@ -101,14 +124,19 @@ describe.each(systemModes)('Request timeouts (%s)', (mode) => {
         const res = await sys.api.get('/healthz');
         answers.push({ status: res.status, ms: Date.now() - started, stillOpen: slow.filter((c) => !c.isClosed).length });
       }
-      expect(answers.every((answer) => answer.status === 200)).toBe(true);
-      // /healthz answered while the slow connections were held open.
-      expect(answers[0]!.stillOpen).toBeGreaterThan(100);
       await waitFor(() => slow.every((connection) => connection.isClosed), { timeoutMs: 20_000, description: 'every slowloris connection to be closed' });
-      expect(slow.filter((connection) => /^HTTP\/1\.1 408 /.test(connection.text)).length).toBeGreaterThan(150);
-      expect((await sys.api.get('/healthz')).status).toBe(200);
+      const answered408 = slow.filter((connection) => /^HTTP\/1\.1 408 /.test(connection.text)).length;
+      return { answers, answered408, healthzAfter: (await sys.api.get('/healthz')).status };
     } finally {
       clearInterval(drip);
     }
+  });
+  it('drops 200 slowloris connections while /healthz keeps answering', async () => {
+    const { answers, answered408, healthzAfter } = await slowloris();
+    expect(answers.every((answer) => answer.status === 200)).toBe(true);
+    // /healthz answered while the slow connections were held open.
+    expect(answers[0]!.stillOpen).toBeGreaterThan(100);
+    expect(answered408).toBeGreaterThan(150);
+    expect(healthzAfter).toBe(200);
   }, 60_000);
 });
