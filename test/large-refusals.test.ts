@@ -1,4 +1,5 @@
 import { basicAuth, pause, RawConnection, requestHead } from './support/raw-http';
+import { sideBySide } from './support/side-by-side';
 import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
 
@@ -103,32 +104,55 @@ describe.each(systemModes)('Refusing large bodies (%s)', (mode) => {
   });
 
   describe('without Expect', () => {
-    it('drains a refused body sent slowly for several seconds, so the client reads the 413, and keeps the connection', async () => {
-      const connection = await open();
+    // The two drains take seconds of slow writing each: they run side by side, on connections of their own (afterEach above would cut them).
+    const draining: RawConnection[] = [];
+    const openForDrain = async () => {
+      const connection = await RawConnection.open(sys.api.baseUrl);
+      draining.push(connection);
+      return connection;
+    };
+    afterAll(() => {
+      for (const connection of draining.splice(0)) connection.destroy();
+    });
+    const scenario = sideBySide();
+
+    const slowRefusedBody = scenario(async () => {
+      const connection = await openForDrain();
       const total = Math.floor(1.5 * bodyLimit);
       await connection.write(
         requestHead('POST', groupsPath(), { Authorization: basicAuth(sys.org.token), 'Content-Type': 'application/json', 'Content-Length': total }),
       );
       // About 3.5 s of writing: the server used to stop draining after 2 s, and the writes then failed.
-      expect(await sendSlowly(connection, total, 4 * 1024, 150)).toBe(true);
+      const allWritten = await sendSlowly(connection, total, 4 * 1024, 150);
       const answer = await connection.waitForText(/^HTTP\/1\.1 413 [\s\S]*\r\n\r\n[\s\S]*\}/);
-      expect(answer).toContain(`at most ${bodyLimit} bytes`);
-      expect(connection.error).toBeUndefined();
+      const error = connection.error;
       // The body ended within the bounds: the connection serves the next request.
       await connection.write(requestHead('GET', '/healthz', {}));
       await connection.waitForText(/HTTP\/1\.1 200 /);
+      return { allWritten, answer, error };
+    });
+    it('drains a refused body sent slowly for several seconds, so the client reads the 413, and keeps the connection', async () => {
+      const { allWritten, answer, error } = await slowRefusedBody();
+      expect(allWritten).toBe(true);
+      expect(answer).toContain(`at most ${bodyLimit} bytes`);
+      expect(error).toBeUndefined();
     }, 30_000);
 
-    it('drains a refused resource upload the same way', async () => {
-      const connection = await open();
+    const slowRefusedUpload = scenario(async () => {
+      const connection = await openForDrain();
       const total = Math.floor(1.5 * resourceBodyLimit);
       await connection.write(
         requestHead('POST', '/api/resources.json', { Authorization: basicAuth(sys.org.token), 'Content-Type': 'application/json', 'Content-Length': total }),
       );
-      expect(await sendSlowly(connection, total, 8 * 1024, 120)).toBe(true);
+      const allWritten = await sendSlowly(connection, total, 8 * 1024, 120);
       const answer = await connection.waitForText(/^HTTP\/1\.1 413 [\s\S]*\r\n\r\n[\s\S]*\}/);
+      return { allWritten, answer, error: connection.error };
+    });
+    it('drains a refused resource upload the same way', async () => {
+      const { allWritten, answer, error } = await slowRefusedUpload();
+      expect(allWritten).toBe(true);
       expect(answer).toContain(`at most ${resourceMaxBytes} bytes`);
-      expect(connection.error).toBeUndefined();
+      expect(error).toBeUndefined();
     }, 30_000);
 
     it('cuts a refused body off once it passes the limit by the limit again, without reading it to its end', async () => {
