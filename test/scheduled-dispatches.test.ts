@@ -3,6 +3,7 @@ import { pushServiceStarter, startPushService } from '@formcast/push';
 import { uniqueName, waitFor } from '@formcast/testing';
 import { notifierWithStandIn, testRedisUrl } from './support/notifier-with-stand-in';
 import { pushJson } from './support/push-fixtures';
+import { sideBySide } from './support/side-by-side';
 import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
 
@@ -60,7 +61,14 @@ describe.each(systemModes)('Scheduled dispatches end to end (%s)', (mode) => {
     else await new Promise((resolve) => setTimeout(resolve, Math.max(0, latestRelease - Date.now()) + 500));
   };
 
-  it('is invisible to its device and badge until its time, listed with scheduled_at by v3; then released, badged and notified once', async () => {
+  /**
+   * Each test waits for its release time. On the real clock (distributed) the two wait side by
+   * side, each with a device of its own; in-process they take turns, as each moves the shared
+   * test clock.
+   */
+  const scenario = sideBySide({ together: !inProcess });
+
+  const releasedOnce = scenario(async () => {
     const token = `fcm-${uniqueName('tok')}`;
     const device = await enroll(token);
     const scheduledAt = releaseTime();
@@ -98,8 +106,9 @@ describe.each(systemModes)('Scheduled dispatches end to end (%s)', (mode) => {
     expect(alertsTitled(token, 'Later visit')).toHaveLength(1);
     expect(await badge(device.identifier)).toBe(1);
   });
+  it('is invisible to its device and badge until its time, listed with scheduled_at by v3; then released, badged and notified once', () => releasedOnce());
 
-  it('revoked before its time: never notified, the badge never moves; an update before then reschedules it silently', async () => {
+  const revokedAndMoved = scenario(async () => {
     const token = `fcm-${uniqueName('tok')}`;
     const device = await enroll(token);
     const revokedOne = (
@@ -135,4 +144,5 @@ describe.each(systemModes)('Scheduled dispatches end to end (%s)', (mode) => {
       [known, null],
     ]);
   });
+  it('revoked before its time: never notified, the badge never moves; an update before then reschedules it silently', () => revokedAndMoved());
 });
