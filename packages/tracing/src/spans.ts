@@ -105,15 +105,26 @@ export function inSpan<T>(
 ): Promise<T> {
   const span = openSpan(name, kind, parent, attributes);
   if (!span) return work(noTraceContext);
-  return span.run(async () => {
+  // `then`, not an async wrapper: one promise a span less for the async hooks to follow.
+  return span.run(() => {
+    let working: Promise<T>;
     try {
-      const value = await work(() => span.traceContext());
-      span.end();
-      return value;
+      working = work(() => span.traceContext());
     } catch (error) {
+      // As from an async function: a rejection, not a throw.
       span.end({ error });
-      throw error;
+      return Promise.reject(error);
     }
+    return working.then(
+      (value) => {
+        span.end();
+        return value;
+      },
+      (error: unknown) => {
+        span.end({ error });
+        throw error;
+      },
+    );
   });
 }
 

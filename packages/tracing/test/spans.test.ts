@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { activeTraceContext, openSpan, recordSpansInMemory, SpanKind, type SpansInMemory } from '../src';
+import { activeTraceContext, inSpan, openSpan, recordSpansInMemory, SpanKind, type SpansInMemory } from '../src';
 
 describe('OpenSpan.bind', () => {
   let recorded: SpansInMemory;
@@ -96,5 +96,26 @@ describe('trace context across a boundary', () => {
     if (traceId) expect(own.traceparent.split('-')[1]).toBe(traceId);
     else expect(own.traceparent.split('-')[1]).not.toBe(carried.traceparent.split('-')[1]!.toLowerCase());
     if ('tracestate' in carried) expect(own.tracestate).toBe(carried.tracestate);
+  });
+});
+
+describe('inSpan', () => {
+  let recorded: SpansInMemory;
+  beforeAll(() => {
+    recorded = recordSpansInMemory('in-span-test');
+  });
+  afterAll(() => recorded.stop());
+
+  it('turns work that throws before its promise into a rejection, and marks the span', async () => {
+    const running = inSpan('sync throw', SpanKind.INTERNAL, () => {
+      throw new Error('at once');
+    });
+    await expect(running).rejects.toThrow('at once');
+    expect(recorded.spans().find((span) => span.name === 'sync throw')?.status).toMatchObject({ code: 2, message: 'at once' });
+  });
+
+  it('ends the span when the work settles, with the work’s value', async () => {
+    await expect(inSpan('later', SpanKind.INTERNAL, async () => 42)).resolves.toBe(42);
+    expect(recorded.spans().some((span) => span.name === 'later')).toBe(true);
   });
 });
