@@ -221,159 +221,159 @@ const unexpectedSubmitAnswers = (outcomes: SubmitOutcome[], allowed: SubmitOutco
 
 if (!distributedModeEnabled) console.warn('Failure drills skipped: E2E_DISTRIBUTED=0 leaves the distributed topology out');
 const describeDistributed = distributedModeEnabled ? describe : describe.skip;
+const brokerUnavailable = PrivateRabbitmq.unavailableReason();
+if (distributedModeEnabled && brokerUnavailable) console.warn(`RabbitMQ restart drill skipped: it ${brokerUnavailable}`);
+const describeWithPrivateBroker = brokerUnavailable ? describe.skip : describe;
 
-describeDistributed('failure drills: a service process dies during a stream of pushes', () => {
+/**
+ * One system for every drill (each leaves every process running again, but the last), on a
+ * RabbitMQ node of the file's own when the machine has one, so restarting it disturbs no
+ * other suite running meanwhile; else on the shared broker, without the broker drills.
+ */
+describeDistributed('failure drills', () => {
   beforeAll(() => {
     expect(services).not.toContain('unknown');
   });
-  const sys = useStartedSystem(() => startDistributed({ services, adminToken, env: drillEnv }), {
-    hookTimeoutMs: drillTimeoutMs,
-  });
-
-  // Push: the gateway answers 504 while it is down. Notifier: pushes go on being accepted and
-  // their events wait in its queue; the badges catch up once it is back.
-  it.each(withNotifier ? ['push', 'notifier'] : ['push'])(
-    '%s killed (SIGKILL) and started again: every request answered, every accepted oneshot listed, badges right',
-    async (name) => {
-      const drill = await startDrill(sys.running);
-      const target = sys.running.processes.get(name)!;
-
-      const killedAt = Date.now();
-      await target.signal('SIGKILL');
-      expect(target.exits.at(-1)).toBe('SIGKILL');
-      if (name === 'push') {
-        // Its queue holds the commands, nobody serves them: 504 after the command timeout.
-        await waitFor(() => drill.stream.answersSince(killedAt, 504) >= 1, { timeoutMs: 20_000, description: 'a 504 while push is down' });
-      } else {
-        await waitFor(() => drill.stream.acceptedSince(killedAt) >= 20, { timeoutMs: 20_000, description: `20 pushes accepted while ${name} is down` });
-      }
-
-      await target.start();
-      const restartedAt = Date.now();
-      await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
-      await expectNothingLost(drill, await drill.stream.stop());
-    },
-    drillTimeoutMs,
-  );
-
-  it('delivery killed (SIGKILL) during 500 submissions and started again: every submission delivered, each chained once', async () => {
-    const drill = await startSubmissionDrill(sys.api, sys.adminToken, submissionsPerDrill);
-    try {
-      const stream = submissionStream(drill);
-      await waitFor(() => stream.acceptedSince() >= 100, { timeoutMs: 20_000, description: '100 submissions stored before the kill' });
-      const delivery = sys.running.processes.get('delivery')!;
-
-      const killedAt = Date.now();
-      await delivery.signal('SIGKILL');
-      expect(delivery.exits.at(-1)).toBe('SIGKILL');
-      // Devices go on submitting: the submission events wait in delivery's queue.
-      await waitFor(() => stream.acceptedSince(killedAt) >= 50, { timeoutMs: 20_000, description: '50 submissions stored while delivery is down' });
-      await delivery.start();
-
-      expect(unexpectedSubmitAnswers(await stream.finished(), [201])).toEqual([]);
-      await expectEverySubmissionDelivered(drill, stream);
-    } finally {
-      await drill.receiver.close();
-    }
-  }, drillTimeoutMs);
-
-  it('push stopped by SIGTERM (a rolling update): it finishes what it holds and exits 0; nothing is lost', async () => {
-    const drill = await startDrill(sys.running);
-    const push = sys.running.processes.get('push')!;
-
-    const stoppedAt = Date.now();
-    await push.signal('SIGTERM');
-    expect(push.exits.at(-1)).toBe(0);
-    await waitFor(() => drill.stream.answersSince(stoppedAt, 504) >= 1, { timeoutMs: 20_000, description: 'a 504 while push is down' });
-
-    await push.start();
-    const restartedAt = Date.now();
-    await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
-    await expectNothingLost(drill, await drill.stream.stop());
-  }, drillTimeoutMs);
-});
-
-describeDistributed('failure drills: two push replicas share its command queue', () => {
-  const sys = useStartedSystem(
-    () => startDistributed({ services, adminToken, replicas: { push: 2 }, env: drillEnv }),
-    { hookTimeoutMs: drillTimeoutMs },
-  );
-
-  async function consumersOf(queue: string): Promise<number> {
-    const connection = await connect(distributedAmqpUrl);
-    try {
-      return (await (await connection.createChannel()).checkQueue(queue)).consumerCount;
-    } finally {
-      await connection.close();
-    }
-  }
-
-  it('one replica killed (SIGKILL): the other serves on at once, with the same store; nothing is lost, badges right', async () => {
-    const drill = await startDrill(sys.running);
-    expect(await consumersOf(topologyFor(sys.running.prefix).commandQueue('push'))).toBe(2);
-
-    const killedAt = Date.now();
-    await sys.running.processes.get('push-2')!.signal('SIGKILL');
-    await waitFor(() => drill.stream.acceptedSince(killedAt) >= 30, { timeoutMs: 20_000, description: '30 pushes accepted after one replica died' });
-    const outcomes = await drill.stream.stop();
-
-    // What the dead replica held went back to the queue and the other replica answered it in time.
-    expect(outcomes.filter((o) => o.answeredAt >= killedAt && o.answer !== 202).map((o) => `${o.tag}: ${o.answer}`)).toEqual([]);
-    expect(await consumersOf(topologyFor(sys.running.prefix).commandQueue('push'))).toBe(1);
-    await expectNothingLost(drill, outcomes);
-  }, drillTimeoutMs);
-});
-
-const brokerUnavailable = PrivateRabbitmq.unavailableReason();
-if (distributedModeEnabled && brokerUnavailable) console.warn(`RabbitMQ restart drill skipped: it ${brokerUnavailable}`);
-const describeWithPrivateBroker = brokerUnavailable ? describe.skip : describeDistributed;
-
-// On a broker of its own, so restarting it disturbs no other suite running meanwhile.
-describeWithPrivateBroker('failure drills: RabbitMQ restarts during a stream of pushes', () => {
   let broker: PrivateRabbitmq | undefined;
-
   beforeAll(async () => {
-    broker = await PrivateRabbitmq.start();
+    if (!brokerUnavailable) broker = await PrivateRabbitmq.start();
   }, drillTimeoutMs);
   const sys = useStartedSystem(
-    () => startDistributed({ services, adminToken, amqpUrl: broker!.url, env: drillEnv }),
+    () => startDistributed({ services, adminToken, env: drillEnv, ...(broker ? { amqpUrl: broker.url } : {}) }),
     { hookTimeoutMs: drillTimeoutMs },
   );
   // After the system has stopped (afterAll hooks run in the order they are declared), even when stopping failed.
   afterAll(() => broker?.destroy());
 
-  it('the broker stops and starts again: every request answered (503 while it is down), every accepted oneshot listed, badges right', async () => {
-    const drill = await startDrill(sys.running);
+  describe('a service process dies during a stream of pushes', () => {
+    // Push: the gateway answers 504 while it is down. Notifier: pushes go on being accepted and
+    // their events wait in its queue; the badges catch up once it is back.
+    it.each(withNotifier ? ['push', 'notifier'] : ['push'])(
+      '%s killed (SIGKILL) and started again: every request answered, every accepted oneshot listed, badges right',
+      async (name) => {
+        const drill = await startDrill(sys.running);
+        const target = sys.running.processes.get(name)!;
 
-    const downAt = Date.now();
-    await broker!.restart();
-    const backAt = Date.now();
-    // Every process reconnects by itself, re-declaring its queues and consumers.
-    await waitFor(() => drill.stream.acceptedSince(backAt) >= 20, { timeoutMs: 60_000, description: '20 pushes accepted after the broker came back' });
-    const outcomes = await drill.stream.stop();
+        const killedAt = Date.now();
+        await target.signal('SIGKILL');
+        expect(target.exits.at(-1)).toBe('SIGKILL');
+        if (name === 'push') {
+          // Its queue holds the commands, nobody serves them: 504 after the command timeout.
+          await waitFor(() => drill.stream.answersSince(killedAt, 504) >= 1, { timeoutMs: 20_000, description: 'a 504 while push is down' });
+        } else {
+          await waitFor(() => drill.stream.acceptedSince(killedAt) >= 20, { timeoutMs: 20_000, description: `20 pushes accepted while ${name} is down` });
+        }
 
-    expect(drill.stream.answersSince(downAt, 503)).toBeGreaterThanOrEqual(1);
-    for (const process of sys.running.processes.values()) expect({ name: process.name, running: process.running }).toEqual({ name: process.name, running: true });
-    await expectNothingLost(drill, outcomes);
-  }, drillTimeoutMs);
+        await target.start();
+        const restartedAt = Date.now();
+        await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
+        await expectNothingLost(drill, await drill.stream.stop());
+      },
+      drillTimeoutMs,
+    );
 
-  it('the broker restarts during 500 submissions: every submission delivered, each chained once', async () => {
-    const drill = await startSubmissionDrill(sys.api, sys.adminToken, submissionsPerDrill);
-    try {
-      const stream = submissionStream(drill);
-      await waitFor(() => stream.acceptedSince() >= 100, { timeoutMs: 20_000, description: '100 submissions stored before the restart' });
+    it('delivery killed (SIGKILL) during 500 submissions and started again: every submission delivered, each chained once', async () => {
+      const drill = await startSubmissionDrill(sys.api, sys.adminToken, submissionsPerDrill);
+      try {
+        const stream = submissionStream(drill);
+        await waitFor(() => stream.acceptedSince() >= 100, { timeoutMs: 20_000, description: '100 submissions stored before the kill' });
+        const delivery = sys.running.processes.get('delivery')!;
 
-      // Dispatches the bus cannot carry meanwhile are deferred, not pushed down the retry schedule.
+        const killedAt = Date.now();
+        await delivery.signal('SIGKILL');
+        expect(delivery.exits.at(-1)).toBe('SIGKILL');
+        // Devices go on submitting: the submission events wait in delivery's queue.
+        await waitFor(() => stream.acceptedSince(killedAt) >= 50, { timeoutMs: 20_000, description: '50 submissions stored while delivery is down' });
+        await delivery.start();
+
+        expect(unexpectedSubmitAnswers(await stream.finished(), [201])).toEqual([]);
+        await expectEverySubmissionDelivered(drill, stream);
+      } finally {
+        await drill.receiver.close();
+      }
+    }, drillTimeoutMs);
+
+    it('push stopped by SIGTERM (a rolling update): it finishes what it holds and exits 0; nothing is lost', async () => {
+      const drill = await startDrill(sys.running);
+      const push = sys.running.processes.get('push')!;
+
+      const stoppedAt = Date.now();
+      await push.signal('SIGTERM');
+      expect(push.exits.at(-1)).toBe(0);
+      await waitFor(() => drill.stream.answersSince(stoppedAt, 504) >= 1, { timeoutMs: 20_000, description: 'a 504 while push is down' });
+
+      await push.start();
+      const restartedAt = Date.now();
+      await waitFor(() => drill.stream.acceptedSince(restartedAt) >= 20, { timeoutMs: 30_000, description: '20 pushes accepted after the restart' });
+      await expectNothingLost(drill, await drill.stream.stop());
+    }, drillTimeoutMs);
+  });
+
+  describeWithPrivateBroker('RabbitMQ restarts during a stream of pushes', () => {
+    it('the broker stops and starts again: every request answered (503 while it is down), every accepted oneshot listed, badges right', async () => {
+      const drill = await startDrill(sys.running);
+
       const downAt = Date.now();
       await broker!.restart();
-      const outcomes = await stream.finished();
+      const backAt = Date.now();
+      // Every process reconnects by itself, re-declaring its queues and consumers.
+      await waitFor(() => drill.stream.acceptedSince(backAt) >= 20, { timeoutMs: 60_000, description: '20 pushes accepted after the broker came back' });
+      const outcomes = await drill.stream.stop();
 
-      expect(stream.answersSince(downAt, 503)).toBeGreaterThanOrEqual(1);
-      expect(unexpectedSubmitAnswers(outcomes, [201, 503, 504, 409])).toEqual([]);
+      expect(drill.stream.answersSince(downAt, 503)).toBeGreaterThanOrEqual(1);
       for (const process of sys.running.processes.values()) expect({ name: process.name, running: process.running }).toEqual({ name: process.name, running: true });
-      await expectEverySubmissionDelivered(drill, stream);
-    } finally {
-      await drill.receiver.close();
+      await expectNothingLost(drill, outcomes);
+    }, drillTimeoutMs);
+
+    it('the broker restarts during 500 submissions: every submission delivered, each chained once', async () => {
+      const drill = await startSubmissionDrill(sys.api, sys.adminToken, submissionsPerDrill);
+      try {
+        const stream = submissionStream(drill);
+        await waitFor(() => stream.acceptedSince() >= 100, { timeoutMs: 20_000, description: '100 submissions stored before the restart' });
+
+        // Dispatches the bus cannot carry meanwhile are deferred, not pushed down the retry schedule.
+        const downAt = Date.now();
+        await broker!.restart();
+        const outcomes = await stream.finished();
+
+        expect(stream.answersSince(downAt, 503)).toBeGreaterThanOrEqual(1);
+        expect(unexpectedSubmitAnswers(outcomes, [201, 503, 504, 409])).toEqual([]);
+        for (const process of sys.running.processes.values()) expect({ name: process.name, running: process.running }).toEqual({ name: process.name, running: true });
+        await expectEverySubmissionDelivered(drill, stream);
+      } finally {
+        await drill.receiver.close();
+      }
+    }, drillTimeoutMs);
+  });
+
+  // Last: it leaves the killed replica down.
+  describe('two push replicas share its command queue', () => {
+    beforeAll(async () => {
+      await sys.running.startReplica('push');
+    }, drillTimeoutMs);
+
+    async function consumersOf(queue: string): Promise<number> {
+      const connection = await connect(broker?.url ?? distributedAmqpUrl);
+      try {
+        return (await (await connection.createChannel()).checkQueue(queue)).consumerCount;
+      } finally {
+        await connection.close();
+      }
     }
-  }, drillTimeoutMs);
+
+    it('one replica killed (SIGKILL): the other serves on at once, with the same store; nothing is lost, badges right', async () => {
+      const drill = await startDrill(sys.running);
+      expect(await consumersOf(topologyFor(sys.running.prefix).commandQueue('push'))).toBe(2);
+
+      const killedAt = Date.now();
+      await sys.running.processes.get('push-2')!.signal('SIGKILL');
+      await waitFor(() => drill.stream.acceptedSince(killedAt) >= 30, { timeoutMs: 20_000, description: '30 pushes accepted after one replica died' });
+      const outcomes = await drill.stream.stop();
+
+      // What the dead replica held went back to the queue and the other replica answered it in time.
+      expect(outcomes.filter((o) => o.answeredAt >= killedAt && o.answer !== 202).map((o) => `${o.tag}: ${o.answer}`)).toEqual([]);
+      expect(await consumersOf(topologyFor(sys.running.prefix).commandQueue('push'))).toBe(1);
+      await expectNothingLost(drill, outcomes);
+    }, drillTimeoutMs);
+  });
 });

@@ -190,6 +190,11 @@ export interface DistributedSystem {
   /** Every process by name: `gateway` and each service. */
   processes: Map<string, ServiceProcess>;
   /**
+   * Starts one more replica of `service` (`push-2`, `push-3`…), on the same settings and files
+   * as the others; it is stopped with the rest. Resolves once it is ready.
+   */
+  startReplica(service: string): Promise<ServiceProcess>;
+  /**
    * Stops everything: SIGTERM (graceful), then removes the topology, Redis keys and files.
    * Rejects, with their last output, when a process crashed during the run or did not exit
    * 0 on SIGTERM.
@@ -264,11 +269,21 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     await stop().catch(() => undefined);
     throw error;
   }
+  const startReplica = async (service: string): Promise<ServiceProcess> => {
+    if (!processes.has(service)) throw new Error(`${service} is not a service of this system`);
+    let replica = 2;
+    while (processes.has(`${service}-${replica}`)) replica += 1;
+    const added = new ServiceProcess(`${service}-${replica}`, service, envFor(service), forward);
+    processes.set(added.name, added);
+    await added.start();
+    return added;
+  };
   return {
     api: new ApiClient(`http://127.0.0.1:${processes.get('gateway')!.port}`),
     adminToken: options.adminToken,
     prefix,
     processes,
+    startReplica,
     stop,
   };
 }
