@@ -6,7 +6,11 @@ import { generateFormNamespace } from '../domain/form-namespace';
 import { newForm } from '../domain/form-rules';
 import type { DirectoryDeps } from './deps';
 
-/** A new template in the Default group; it keeps a namespace of its own if it brings one. */
+/**
+ * A new template in the Default group; it keeps a namespace of its own if it brings one. Run
+ * again under the same command id (redelivered, or a keyed request's retry after a crash), it
+ * answers the form that command created.
+ */
 export const createForm =
   ({ store, formNamespaceBase }: DirectoryDeps): CommandHandler =>
   async (command): Promise<FormCreatedView> => {
@@ -19,6 +23,7 @@ export const createForm =
         generatedNamespace: generateFormNamespace(formNamespaceBase),
         now: new Date().toISOString(),
       }),
+      command.id,
     );
     return { id: form.id, namespace: form.namespace, name: form.name };
   };

@@ -2,7 +2,7 @@ import { nextMongoId } from '@formcast/storage';
 import type { ClientSession, Connection } from 'mongoose';
 import { organizationNotFound, unknownIdsAmong } from '../domain/errors';
 import { conflictFromDuplicateKey } from './mongo-duplicate-key';
-import type { DirectoryModels, GroupDoc } from './mongo-models';
+import type { AppliedCommandDoc, DirectoryModels, GroupDoc } from './mongo-models';
 
 type Session = ClientSession | null;
 type IdDoc = { _id: number };
@@ -48,6 +48,38 @@ export class MongoDirectoryDb {
       await documents.updateOne(filter, { $set: toSet(change) }, { session });
       return { ...record, ...change };
     });
+  }
+
+  /**
+   * A create applied once per command id (see FormStore.create, GroupStore.create): in one
+   * transaction, the records it applied before (`replay`, from the ids recorded), or `create`
+   * and its command id recorded with the ids it made. Two duplicates racing each other both
+   * insert the record's `_id`: one commits, the other is retried by the driver (a write
+   * conflict) or fails on the unique `_id` and runs once more, finding the record.
+   */
+  async createOnce<T>(
+    orgId: number,
+    commandId: string,
+    replay: (createdIds: number[], session: ClientSession) => Promise<T>,
+    create: (session: ClientSession) => Promise<{ answer: T; createdIds: number[] }>,
+  ): Promise<T> {
+    const { AppliedCommand } = this.models;
+    const attempt = () =>
+      this.transaction(async (session) => {
+        const applied = await AppliedCommand.findOne({ _id: commandId, orgId }).session(session).lean<AppliedCommandDoc>();
+        if (applied) return replay(applied.createdIds, session);
+        const { answer, createdIds } = await create(session);
+        if (createdIds.length > 0) {
+          await AppliedCommand.create([{ _id: commandId, orgId, createdIds, appliedAt: new Date() }], { session });
+        }
+        return answer;
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 11000) throw error;
+      return attempt();
+    }
   }
 
   /** Waits for the collections, and turns a unique index violated into its conflict error. */

@@ -121,6 +121,21 @@ export const directoryMigrations: Migration[] = [
       ALTER TABLE devices ADD COLUMN custom_attributes TEXT NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    // The creates applied lately (forms, groups), each with the ids it created, in order: a
+    // create run again under its command id (redelivered, or a crashed keyed request's
+    // retry) answers those instead of creating again. See sqlite-applied-commands.ts.
+    version: 6,
+    up: `
+      CREATE TABLE applied_commands (
+        command_id TEXT PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        created_ids TEXT NOT NULL,
+        applied_at TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX applied_commands_by_time ON applied_commands (applied_at);
+    `,
+  },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@formcast/contracts';
 import { isAppError } from '@formcast/platform';
 import { uniqueName } from '@formcast/testing';
@@ -59,7 +60,7 @@ export class DirectoryContractFixtures {
       definition: this.definition(title),
       createdAt,
       updatedAt: createdAt,
-    });
+    }, randomUUID());
   };
 
   /** A device as enrollment gives it (pending), in no group unless told. */
@@ -87,7 +88,7 @@ export class DirectoryContractFixtures {
   };
 
   readonly newGroup = async (orgId: number, groupName = uniqueName('Group')): Promise<Group> => {
-    const [group] = await this.store.groups.create(orgId, [groupName]);
+    const [group] = await this.store.groups.create(orgId, [groupName], randomUUID());
     if (!group) throw new Error('create returned nothing');
     return group;
   };

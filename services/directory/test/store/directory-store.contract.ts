@@ -1,4 +1,5 @@
 import type { DirectoryStore } from '../../src/store';
+import { describeAppliedCreatesContract } from './applied-creates.contract';
 import { useDirectoryContractFixtures } from './contract-fixtures';
 import { describeDeviceStoreContract } from './devices/device-store.contract';
 import { describeFormStoreContract } from './forms/form-store.contract';
@@ -21,6 +22,7 @@ export function describeDirectoryStoreContract(name: string, makeStore: () => Pr
     describeDeviceStoreContract(fixtures);
     describeFormStoreContract(fixtures);
     describeOrganizationScopingContract(fixtures);
+    describeAppliedCreatesContract(fixtures);
 
     it('answers ping', async () => {
       await expect(fixtures.store.ping()).resolves.toBeUndefined();

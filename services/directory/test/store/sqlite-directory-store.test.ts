@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,10 +35,11 @@ describe('SqliteDirectoryStore on a file, closed and reopened', () => {
       foundOrganization({ name: 'Acme', enrollmentCodeHash: 'ENROLL-DURABLE', tokenHash: 'hash-durable' }, createdAt),
     );
     const orgId = organization.id;
-    const [north] = await before.groups.create(orgId, ['North']);
+    const [north] = await before.groups.create(orgId, ['North'], randomUUID());
     const definition: FormDefinition = { type: 'root', title: 'Inspection', children: [{ identifier: 'q', type: 'text' }] };
     const form = await before.forms.create(
       newForm(definition, { orgId, groupId: north!.id, generatedNamespace: 'http://forms.example.com/durable', now: createdAt }),
+      randomUUID(),
     );
     const device = await before.devices.enroll(
       newEnrolledDevice(
@@ -61,7 +63,7 @@ describe('SqliteDirectoryStore on a file, closed and reopened', () => {
       expect(await after.devices.findBySecretHash('secret-durable')).toEqual(devices[0]);
       expect(await after.forms.list(orgId)).toEqual([form]);
 
-      const [south] = await after.groups.create(orgId, ['South']);
+      const [south] = await after.groups.create(orgId, ['South'], randomUUID());
       expect(south!.id).toBeGreaterThan(Math.max(...groups.map((g) => g.id)));
     } finally {
       await after.close();
@@ -73,6 +75,33 @@ describe('SqliteDirectoryStore on a file, closed and reopened', () => {
     await store.close();
     await expect(store.close()).resolves.toBeUndefined();
     await expect(store.ping()).rejects.toThrow();
+  });
+});
+
+describe('SqliteDirectoryStore applied creates', () => {
+  it('forgets command ids older than 24 hours as it records new ones', async () => {
+    const db = openSqlite(':memory:', directoryMigrations);
+    const store = new SqliteDirectoryStore(db);
+    try {
+      const { organization } = await store.organizations.create(
+        foundOrganization({ name: 'Acme', enrollmentCodeHash: 'ENROLL-PRUNE', tokenHash: 'hash-prune' }, new Date().toISOString()),
+      );
+      const orgId = organization.id;
+      const [old, recent] = [randomUUID(), randomUUID()];
+      await store.groups.create(orgId, ['North'], old);
+      await store.groups.create(orgId, ['South'], recent);
+      const appliedAt = (hoursAgo: number) => new Date(Date.now() - hoursAgo * 3_600_000).toISOString();
+      db.prepare('UPDATE applied_commands SET applied_at = ? WHERE command_id = ?').run(appliedAt(25), old);
+      db.prepare('UPDATE applied_commands SET applied_at = ? WHERE command_id = ?').run(appliedAt(23), recent);
+
+      await store.groups.create(orgId, ['East'], randomUUID());
+      const kept = db.prepare('SELECT command_id FROM applied_commands').pluck().all();
+      expect(kept).not.toContain(old);
+      expect(kept).toContain(recent);
+      expect(kept).toHaveLength(2);
+    } finally {
+      await store.close();
+    }
   });
 });
 

@@ -5,8 +5,13 @@ import type { Form, FormRevision, NewForm } from '../../domain/records';
  * names one form in an organization: 'conflict'.
  */
 export interface FormStore {
-  /** Unknown organization, or a group it lacks: 'not_found'. */
-  create(form: NewForm): Promise<Form>;
+  /**
+   * Unknown organization, or a group it lacks: 'not_found'. `commandId` is the create's
+   * command: one already applied under it (a command delivered twice, or a keyed request run
+   * again after a crash) answers the form it created, creating nothing ('not_found' if that
+   * form was deleted since). Command ids are remembered for `appliedCommandWindowMs` (24 h).
+   */
+  create(form: NewForm, commandId: string): Promise<Form>;
   /** Ascending by id. */
   list(orgId: number): Promise<Form[]>;
   get(orgId: number, formId: number): Promise<Form | null>;

@@ -8,19 +8,29 @@ import type { FormStore } from './form-store';
 export class MongoFormStore implements FormStore {
   constructor(private readonly db: MongoDirectoryDb) {}
 
-  async create(form: NewForm): Promise<Form> {
-    return this.db.transaction(async (session) => {
-      await this.db.requireOrganization(form.orgId, session);
-      if (!(await this.db.lockGroup(form.orgId, form.groupId, session))) throw groupNotFound(form.groupId);
-      const doc: FormDoc = {
-        _id: await this.db.nextId('forms', session),
-        ...form,
-        createdAt: new Date(form.createdAt),
-        updatedAt: new Date(form.updatedAt),
-      };
-      await this.db.models.Form.create([doc], { session });
-      return formFromDoc(doc);
-    });
+  async create(form: NewForm, commandId: string): Promise<Form> {
+    const { Form } = this.db.models;
+    return this.db.createOnce(
+      form.orgId,
+      commandId,
+      async ([formId = 0], session) => {
+        const doc = await Form.findOne({ _id: formId, orgId: form.orgId }).session(session).lean<FormDoc>();
+        if (!doc) throw formNotFound(formId);
+        return formFromDoc(doc);
+      },
+      async (session) => {
+        await this.db.requireOrganization(form.orgId, session);
+        if (!(await this.db.lockGroup(form.orgId, form.groupId, session))) throw groupNotFound(form.groupId);
+        const doc: FormDoc = {
+          _id: await this.db.nextId('forms', session),
+          ...form,
+          createdAt: new Date(form.createdAt),
+          updatedAt: new Date(form.updatedAt),
+        };
+        await Form.create([doc], { session });
+        return { answer: formFromDoc(doc), createdIds: [doc._id] };
+      },
+    );
   }
 
   list(orgId: number): Promise<Form[]> {

@@ -1,6 +1,7 @@
 import { nextSqliteId, type SqliteQueries } from '@formcast/storage';
 import { formNotFound } from '../../domain/errors';
 import type { Form, FormDefinition, FormRevision, NewForm } from '../../domain/records';
+import { appliedIds, recordApplied } from '../sqlite-applied-commands';
 import { requireGroup, requireOrganization } from '../sqlite-references';
 import { writeUnique } from '../sqlite-unique';
 import type { FormStore } from './form-store';
@@ -22,8 +23,10 @@ interface FormRow {
 export class SqliteFormStore implements FormStore {
   constructor(private readonly sql: SqliteQueries) {}
 
-  async create(form: NewForm): Promise<Form> {
+  async create(form: NewForm, commandId: string): Promise<Form> {
     return this.sql.write(() => {
+      const [appliedId] = appliedIds(this.sql, form.orgId, commandId) ?? [];
+      if (appliedId !== undefined) return this.requireForm(form.orgId, appliedId);
       requireOrganization(this.sql, form.orgId);
       requireGroup(this.sql, form.orgId, form.groupId);
       const id = nextSqliteId(this.sql.db, 'forms');
@@ -44,6 +47,7 @@ export class SqliteFormStore implements FormStore {
           form.updatedAt,
         ),
       );
+      recordApplied(this.sql, form.orgId, commandId, [id]);
       return this.requireForm(form.orgId, id);
     });
   }

@@ -13,8 +13,15 @@ export interface GroupStore {
   findByName(orgId: number, name: string): Promise<Group | null>;
   /** The id of the organization's Default group; unknown organization: 'not_found'. */
   defaultGroupId(orgId: number): Promise<number>;
-  /** Ordinary groups with these names; a name the organization has already: 'conflict', nothing created. */
-  create(orgId: number, names: string[]): Promise<Group[]>;
+  /**
+   * Ordinary groups with these names; a name the organization has already: 'conflict',
+   * nothing created. `commandId` is the create's command: one already applied under it (a
+   * command delivered twice, or a keyed request run again after a crash) answers the groups
+   * it created (those still there), whatever `names` are now, creating nothing. No names and
+   * no create applied: nothing created, nothing recorded. Command ids are remembered for
+   * `appliedCommandWindowMs` (24 h).
+   */
+  create(orgId: number, names: string[], commandId: string): Promise<Group[]>;
   /**
    * Saves what `decide` makes of the group, in one transaction: a new name (taken: 'conflict'),
    * forms moved (ids the organization lacks: 'invalid'), its devices replaced (ids the

@@ -56,17 +56,33 @@ export class MongoGroupStore implements GroupStore {
     return doc._id;
   }
 
-  async create(orgId: number, names: string[]): Promise<Group[]> {
+  async create(orgId: number, names: string[], commandId: string): Promise<Group[]> {
     const { Group } = this.db.models;
-    return this.db.transaction(async (session) => {
-      await this.db.requireOrganization(orgId, session);
-      const created: GroupDoc[] = [];
-      for (const name of names) {
-        created.push({ _id: await this.db.nextId('groups', session), orgId, name, isDefault: false, changeCount: 0 });
-      }
-      if (created.length > 0) await Group.create(created, { session, ordered: true });
-      return created.map((group) => groupFromDoc(group, [], []));
-    });
+    return this.db.createOnce(
+      orgId,
+      commandId,
+      async (groupIds, session) => {
+        const docs = await Group.find({ orgId, _id: { $in: groupIds } }).session(session).lean<GroupDoc[]>();
+        const byId = new Map(docs.map((doc) => [doc._id, doc]));
+        const groups: Group[] = [];
+        // One query after the other: operations of one transaction must not run concurrently.
+        for (const groupId of groupIds) {
+          const doc = byId.get(groupId);
+          if (doc) groups.push(await this.withMembers(doc, session));
+        }
+        return groups;
+      },
+      async (session) => {
+        if (names.length === 0) return { answer: [], createdIds: [] };
+        await this.db.requireOrganization(orgId, session);
+        const created: GroupDoc[] = [];
+        for (const name of names) {
+          created.push({ _id: await this.db.nextId('groups', session), orgId, name, isDefault: false, changeCount: 0 });
+        }
+        await Group.create(created, { session, ordered: true });
+        return { answer: created.map((group) => groupFromDoc(group, [], [])), createdIds: created.map((group) => group._id) };
+      },
+    );
   }
 
   async update(orgId: number, groupId: number, decide: (group: Group) => GroupChange): Promise<Group> {

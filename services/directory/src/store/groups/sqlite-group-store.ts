@@ -2,6 +2,7 @@ import { nextSqliteId, type SqliteQueries } from '@formcast/storage';
 import { groupNotFound, organizationNotFound } from '../../domain/errors';
 import type { FormMove, Group, GroupChange, GroupDeletion, NewGroup } from '../../domain/records';
 import { idSet, listsByKey } from '../id-lists';
+import { appliedIds, recordApplied } from '../sqlite-applied-commands';
 import { readOne, selectIds } from '../sqlite-reads';
 import { idList, insertMembership, requireIds, requireOrganization } from '../sqlite-references';
 import { writeUnique } from '../sqlite-unique';
@@ -57,10 +58,20 @@ export class SqliteGroupStore implements GroupStore {
     return row.id;
   }
 
-  async create(orgId: number, names: string[]): Promise<Group[]> {
+  async create(orgId: number, names: string[], commandId: string): Promise<Group[]> {
     return this.sql.write(() => {
+      const applied = appliedIds(this.sql, orgId, commandId);
+      if (applied) return this.groupsWithIds(orgId, applied);
+      if (names.length === 0) return [];
       requireOrganization(this.sql, orgId);
-      return names.map((name) => insertGroup(this.sql, orgId, { name, isDefault: false }));
+      const created = names.map((name) => insertGroup(this.sql, orgId, { name, isDefault: false }));
+      recordApplied(
+        this.sql,
+        orgId,
+        commandId,
+        created.map((group) => group.id),
+      );
+      return created;
     });
   }
 
@@ -107,6 +118,14 @@ export class SqliteGroupStore implements GroupStore {
         idList(move.formIds),
       );
     }
+  }
+
+  /** The groups with these ids still there, in the order given. */
+  private groupsWithIds(orgId: number, groupIds: number[]): Group[] {
+    return groupIds.flatMap((groupId) => {
+      const row = this.groupRow(orgId, groupId);
+      return row ? [this.withMembers(row)] : [];
+    });
   }
 
   private groupRow(orgId: number, groupId: number): GroupRow | undefined {

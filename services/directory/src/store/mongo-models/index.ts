@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { apiTokenSchema } from './api-token.schema';
+import { appliedCommandSchema } from './applied-command.schema';
 import { deviceSchema } from './device.schema';
 import { formSchema } from './form.schema';
 import { groupSchema } from './group.schema';
@@ -7,6 +8,7 @@ import { organizationSchema } from './organization.schema';
 import { registeredModel } from '@formcast/storage';
 
 export type { ApiTokenDoc } from './api-token.schema';
+export type { AppliedCommandDoc } from './applied-command.schema';
 export type { CustomAttributeDoc, DeviceDoc } from './device.schema';
 export type { FormDoc } from './form.schema';
 export type { GroupDoc } from './group.schema';
@@ -20,6 +22,7 @@ export function directoryModels(connection: Connection) {
     Group: registeredModel(connection, 'Group', groupSchema, 'groups'),
     Device: registeredModel(connection, 'Device', deviceSchema, 'devices'),
     Form: registeredModel(connection, 'Form', formSchema, 'forms'),
+    AppliedCommand: registeredModel(connection, 'AppliedCommand', appliedCommandSchema, 'applied_commands'),
   };
 }
 

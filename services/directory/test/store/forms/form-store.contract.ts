@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { newForm } from '../../../src/domain/form-rules';
 import { type DirectoryContractFixtures, now } from '../contract-fixtures';
 
@@ -18,6 +19,7 @@ export function describeFormStoreContract(f: DirectoryContractFixtures): void {
           generatedNamespace: namespace,
           now: createdAt,
         }),
+        randomUUID(),
       );
 
       const home = await defaultGroup(orgId);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { DirectoryContractFixtures } from '../contract-fixtures';
 
 /**
@@ -10,7 +11,7 @@ export function describeGroupStoreContract(f: DirectoryContractFixtures): void {
   describe('groups', () => {
     it('creates groups in the order given, empty, after Default', async () => {
       const orgId = await newOrgId();
-      const created = await f.store.groups.create(orgId, ['North', 'South']);
+      const created = await f.store.groups.create(orgId, ['North', 'South'], randomUUID());
 
       expect(created).toEqual([
         { id: expect.any(Number), orgId, name: 'North', isDefault: false, formIds: [], deviceIds: [] },
@@ -46,14 +47,14 @@ export function describeGroupStoreContract(f: DirectoryContractFixtures): void {
       const orgId = await newOrgId();
       await newGroup(orgId, 'North');
 
-      await expectAppError(f.store.groups.create(orgId, ['East', 'North']), 'conflict', 'A group named "North" already exists');
-      await expectAppError(f.store.groups.create(orgId, ['Default']), 'conflict', 'A group named "Default" already exists');
+      await expectAppError(f.store.groups.create(orgId, ['East', 'North'], randomUUID()), 'conflict', 'A group named "North" already exists');
+      await expectAppError(f.store.groups.create(orgId, ['Default'], randomUUID()), 'conflict', 'A group named "Default" already exists');
       expect((await f.store.groups.list(orgId)).map((g) => g.name)).toEqual(['Default', 'North']);
     });
 
     it('refuses the same name twice in one batch', async () => {
       const orgId = await newOrgId();
-      await expectAppError(f.store.groups.create(orgId, ['West', 'West']), 'conflict', 'A group named "West" already exists');
+      await expectAppError(f.store.groups.create(orgId, ['West', 'West'], randomUUID()), 'conflict', 'A group named "West" already exists');
       expect(await f.store.groups.findByName(orgId, 'West')).toBeNull();
     });
 
@@ -67,7 +68,7 @@ export function describeGroupStoreContract(f: DirectoryContractFixtures): void {
     });
 
     it('refuses to create groups in an unknown organization', async () => {
-      await expectAppError(f.store.groups.create(unknownId, ['North']), 'not_found');
+      await expectAppError(f.store.groups.create(unknownId, ['North'], randomUUID()), 'not_found');
     });
 
     it('lists each group with its forms and devices, ascending', async () => {

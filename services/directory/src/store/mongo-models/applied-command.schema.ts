@@ -1,0 +1,27 @@
+import { Schema } from 'mongoose';
+import { appliedCommandWindowMs } from '../applied-commands';
+
+/**
+ * A create the store applied lately (a form, groups), written in the create's transaction.
+ * `_id` is the command envelope's id: of two duplicates racing each other, only one commits.
+ */
+export interface AppliedCommandDoc {
+  _id: string;
+  orgId: number;
+  /** What the create made, in order: what a repeat answers from. */
+  createdIds: number[];
+  appliedAt: Date;
+}
+
+export const appliedCommandSchema = new Schema<AppliedCommandDoc>(
+  {
+    _id: { type: String, required: true },
+    orgId: { type: Number, required: true },
+    createdIds: { type: [Number], required: true },
+    appliedAt: { type: Date, required: true },
+  },
+  { versionKey: false },
+);
+
+// Forgotten by MongoDB's TTL monitor once the window has passed (see appliedCommandWindowMs).
+appliedCommandSchema.index({ appliedAt: 1 }, { expireAfterSeconds: appliedCommandWindowMs / 1000 });
