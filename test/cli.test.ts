@@ -164,21 +164,24 @@ describe.each(systemModes)('formcast against a running system (%s)', (mode) => {
   it('exits 2 for an unknown organization, token or dead letter, and for a wrong admin token', async () => {
     const { organization } = await createOrganization(uniqueName('Known'));
     const unknownOrg = '999999';
-    for (const args of [
-      ['tokens', 'list', unknownOrg],
-      ['tokens', 'issue', unknownOrg],
-      ['tokens', 'revoke', String(organization.id), '999999'],
-      ['enrollment-code', 'rotate', unknownOrg],
-      ['dead-letters', 'list', 'no-such-service'],
-      ['dead-letters', 'show', probeService, 'no-such-event'],
-      ['dead-letters', 'replay', probeService, 'no-such-event'],
-      ['dead-letters', 'drop', probeService, 'no-such-event'],
-    ]) {
-      const run = await formcast(...args);
+    // Independent runs, side by side: each is a process start.
+    const [wrongToken, ...runs] = await Promise.all([
+      runFormcast(['organizations', 'list', '--url', system.api.baseUrl, '--admin-token', 'not-the-admin-token']),
+      ...[
+        ['tokens', 'list', unknownOrg],
+        ['tokens', 'issue', unknownOrg],
+        ['tokens', 'revoke', String(organization.id), '999999'],
+        ['enrollment-code', 'rotate', unknownOrg],
+        ['dead-letters', 'list', 'no-such-service'],
+        ['dead-letters', 'show', probeService, 'no-such-event'],
+        ['dead-letters', 'replay', probeService, 'no-such-event'],
+        ['dead-letters', 'drop', probeService, 'no-such-event'],
+      ].map((args) => formcast(...args)),
+    ]);
+    for (const run of runs) {
       expectExit(run, 2);
       expect(run.stderr).toMatch(/Refused \(404\)/);
     }
-    const wrongToken = await runFormcast(['organizations', 'list', '--url', system.api.baseUrl, '--admin-token', 'not-the-admin-token']);
     expectExit(wrongToken, 2);
     expect(wrongToken.stderr).toContain('Refused (401)');
   });
