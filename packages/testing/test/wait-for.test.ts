@@ -1,4 +1,4 @@
-import { waitFor } from '../src';
+import { waitFor } from '../src/wait-for';
 
 describe('waitFor', () => {
   it('returns the first truthy value of the predicate', async () => {
