@@ -1,4 +1,4 @@
-import { uniqueName } from '../src';
+import { uniqueName } from '../src/unique-name';
 
 describe('uniqueName', () => {
   it('keeps the prefix and differs on every call', () => {
