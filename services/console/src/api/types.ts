@@ -1,31 +1,59 @@
-/** The shapes of the public API's JSON answers the console reads (see README.md). */
+/**
+ * The shapes of the public API's JSON answers the console reads (see README.md): the views
+ * of @formcast/contracts the gateway renders, under the console's names. `import type` only:
+ * erased from the build, so Vite bundles nothing of contracts (nor zod).
+ */
+import type {
+  DeliveryAttemptView,
+  DeliveryListView,
+  DeliveryView,
+  DestinationView,
+  DeviceBadgeView,
+  DeviceV2View,
+  DispatchView,
+  FormListItemView,
+  ResourceListItemView,
+  ResourceTableView,
+  ResourceView,
+  SubmissionDatabasePageView,
+  SubmissionRecordView,
+} from '@formcast/contracts';
 
-export interface Device {
-  id: number;
-  identifier: string;
-  owner: string;
-  description: string;
-  pending_approval: boolean;
-  groups: Array<{ name: string }>;
-  os_version: string | null;
-  app_version: string | null;
-}
+/** A device in `GET /api/v2/organizations/<org>/devices.json` (`{"devices":[…]}`). */
+export type Device = DeviceV2View;
 
-/** `GET /clients/<device>/badge.json`. */
-export interface DeviceBadge {
-  badge: number;
-  /** Whether the device has a push token; absent from a gateway older than the field. */
-  push_token_present?: boolean;
-}
+/** `GET /clients/<device>/badge.json`: the badge and whether the device has a push token. */
+export type DeviceBadge = DeviceBadgeView;
 
-export interface FormSummary {
-  id: number;
-  name: string;
-  namespace: string;
-  version: string;
-  description: string;
-  group: string;
-}
+/** A form in `GET /organizations/<org>/forms.json` (`{"forms":[…]}`). */
+export type FormSummary = FormListItemView;
+
+/** A v3 dispatch: `{"dispatch":…}` of a create, `{"dispatches":[…]}` of a page. */
+export type Dispatch = DispatchView;
+
+/** `GET /api/forms/<form>/device_magic_database.json`, answered as push gives it. */
+export type SubmissionPage = SubmissionDatabasePageView;
+export type SubmissionRecord = SubmissionRecordView;
+
+/** A destination in `GET /api/forms/<form>/destinations.json` (`{"destinations":[…]}`). */
+export type Destination = DestinationView;
+
+export type DeliveryAttempt = DeliveryAttemptView;
+export type Delivery = DeliveryView;
+
+/** `GET …/destinations/<id>/deliveries.json`: delivery's page, with the gateway's `current_count` beside it. */
+export type DeliveryPage = DeliveryListView & { current_count: number };
+
+/** A resource in `GET /api/v3/resources.json` (`{"resources":[…]}`). */
+export type ResourceSummary = ResourceListItemView;
+
+export type SpreadsheetTable = ResourceTableView;
+
+/** `GET /api/v3/resources/<id>/describe.json` (`{"resource":…}`): the resource, with the v3 `status` (always `Ready`). */
+export type ResourceDetail = ResourceView & { status: string };
+
+// A form's definition is the author's document, kept as sent: contracts types it as unknown.
+// These are the parts of it the console reads.
 
 export interface Question {
   identifier: string;
@@ -35,83 +63,9 @@ export interface Question {
   children?: Question[];
 }
 
+/** `GET /organizations/<org>/forms/<id>.json`. */
 export interface FormDefinition {
   title: string;
   namespace: string;
   children?: Question[];
-}
-
-export interface Dispatch {
-  id: number;
-  name: string;
-  device_id: number;
-  description: string;
-  created_at: string;
-  scheduled_at: string | null;
-  parent_form_id: number;
-}
-
-export interface SubmissionRecord {
-  form: { id: number; name: string; version: string };
-  metadata: Record<string, { value: unknown; type: string }>;
-  answers: Record<string, unknown>;
-}
-
-export interface SubmissionPage {
-  per_page: number;
-  current_page: number;
-  total_pages: number;
-  total_count: number;
-  submissions: SubmissionRecord[];
-}
-
-export interface Destination {
-  id: number;
-  description: string;
-  active: boolean;
-  format_type: string;
-  transport_type: string;
-  deactivated_reason: string | null;
-}
-
-export interface DeliveryAttempt {
-  attempted_at: string;
-  status_code: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error: string | null;
-}
-
-export interface Delivery {
-  id: number;
-  submission_id: number;
-  webhook_id: string;
-  status: string;
-  next_attempt_at: string | null;
-  created_at: string;
-  attempts: DeliveryAttempt[];
-}
-
-export interface DeliveryPage {
-  total_count: number;
-  deliveries: Delivery[];
-}
-
-export interface ResourceSummary {
-  id: number;
-  original_filename: string;
-  version: number;
-  description: string;
-}
-
-export interface SpreadsheetTable {
-  table_name: string;
-  original_sheet_name: string;
-  columns: Array<{ column_name: string; column_number: number }>;
-}
-
-export interface ResourceDetail extends ResourceSummary {
-  identifier: string;
-  generated_content_summary?: SpreadsheetTable[];
-  status?: string;
 }

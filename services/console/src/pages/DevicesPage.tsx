@@ -112,6 +112,6 @@ export function DevicesPage({ api }: { api: ApiClient }) {
 }
 
 function pushTokenText(badge: DeviceBadge | null): string {
-  if (badge?.push_token_present === undefined) return 'not reported';
+  if (badge === null) return 'not reported';
   return badge.push_token_present ? 'Yes' : 'No';
 }

@@ -50,7 +50,7 @@ function FormSubmissions({ api, forms }: { api: ApiClient; forms: FormSummary[] 
               <p class="muted">{result.total_count} in all</p>
               <ul class="cards" aria-label="Submissions">
                 {result.submissions.map((s) => (
-                  <SubmissionCard key={String(s.metadata['submission_id']?.value)} submission={s} />
+                  <SubmissionCard key={String(s.metadata.submission_id.value)} submission={s} />
                 ))}
               </ul>
               <Pager page={result.current_page} pages={result.total_pages} onPage={setPage} />
@@ -63,8 +63,8 @@ function FormSubmissions({ api, forms }: { api: ApiClient; forms: FormSummary[] 
 }
 
 function SubmissionCard({ submission }: { submission: SubmissionRecord }) {
-  const meta = (name: string) => {
-    const value = submission.metadata[name]?.value;
+  const meta = (name: keyof SubmissionRecord['metadata']) => {
+    const value = submission.metadata[name].value;
     return value === null || value === undefined ? '—' : String(value);
   };
   return (
