@@ -1,5 +1,10 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { Bus } from '@formcast/bus';
 import { startDeliveryService } from '@formcast/delivery';
 import { startDirectoryService } from '@formcast/directory';
@@ -206,4 +211,60 @@ describe('Tracing off (no OTEL_* set)', () => {
     expect(on.tracing).toBe(true);
     expect(on.sdkModules.some((file) => file.includes('sdk-trace-base'))).toBe(true);
   });
+});
+
+describe('A process exporting over OTLP (npm start’s, from dist)', () => {
+  const repoRoot = join(__dirname, '..');
+  beforeAll(() => ensureBuilt(), 300_000);
+
+  it('exports the spans it ended before a graceful stop, from its export worker, however long the batch delay', async () => {
+    const exports: Array<{ resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ name: string }> }> }> }> = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        exports.push(JSON.parse(body));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const dataDir = mkdtempSync(join(tmpdir(), 'formcast-otlp-e2e-'));
+    const adminToken = `admin-${uniqueName('otlp')}`;
+    const child = spawn(process.execPath, [join(repoRoot, 'services/embedded/dist/main.js')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        DATA_DIR: dataDir,
+        ADMIN_TOKEN: adminToken,
+        LOG_LEVEL: 'silent',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        // Nothing is due before the stop: only the flush on stop can export these spans.
+        OTEL_BSP_SCHEDULE_DELAY: '600000',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      let base: string | undefined;
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        base ??= /^Formcast is serving (http:\/\/localhost:\d+)$/.exec(line)?.[1];
+      });
+      await waitFor(() => base, { timeoutMs: 60_000, description: 'the process to print its address' });
+      const res = await fetch(`${base}/admin/organizations`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(res.status).toBe(200);
+      expect(exports).toEqual([]);
+
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      const names = exports.flatMap((e) => e.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((scope) => scope.spans.map((span) => span.name))));
+      expect(names).toEqual(expect.arrayContaining(['GET /admin/organizations']));
+      const serviceNames = exports.flatMap((e) => e.resourceSpans.flatMap((r) => r.resource.attributes.filter((a) => a.key === 'service.name').map((a) => a.value.stringValue)));
+      expect(new Set(serviceNames)).toEqual(new Set(['formcast']));
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await new Promise((resolve) => receiver.close(resolve));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
