@@ -772,7 +772,7 @@ async function main(): Promise<void> {
     }
     if (measures('S1T') || measures('S2T')) {
       context.push(
-        'S1T, S2T: twins of the S1/S2 systems with OTEL_EXPORTER_OTLP_ENDPOINT set (every process: BatchSpanProcessor defaults, http/protobuf), exporting to a local OTLP/HTTP receiver (bench/src/servers/otlp-receiver.ts, a process of its own that counts the spans in each export and answers 200); spans counted as they arrived during the measured seconds',
+        'S1T, S2T: twins of the S1/S2 systems with OTEL_EXPORTER_OTLP_ENDPOINT set (every process: the default sampler and OTEL_BSP_* defaults, http/protobuf, exported from a worker thread), exporting to a local OTLP/HTTP receiver (bench/src/servers/otlp-receiver.ts, a process of its own that counts the spans in each export and answers 200); spans counted as they arrived during the measured seconds',
       );
     }
     if (config.only.size > 0) context.push(`only ${[...config.only].join(', ')} (BENCH_ONLY)`);
