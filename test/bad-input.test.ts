@@ -37,7 +37,7 @@ describe.each(systemModes)('Bad input gets a clear 4xx and changes nothing (%s)'
     ['the wrong XML root', { body: '<group><name>x</name></group>', contentType: 'application/xml' }, 400, /<groups>/],
     ['XML nested too deep', { body: `<groups>${'<a>'.repeat(200)}${'</a>'.repeat(200)}</groups>`, contentType: 'application/xml' }, 400, /XML/],
     ['a JSON object instead of an array', { json: { name: 'x' } }, 400, /array of group names/],
-    ['a number instead of a name', { json: [42] }, 400, /array of group names/],
+    ['a number instead of a name', { json: [42] }, 400, /group names\[0\]: must be a string/],
     ['an empty name', { json: [''] }, 400, /names/],
     ['an empty body', { body: '', contentType: 'application/json' }, 400, /JSON array|group names/],
     ['an unsupported content type', { body: 'name=x', contentType: 'text/csv' }, 415, /Content-Type/],
