@@ -1,28 +1,15 @@
-import { createEnvelope, pushCommands, type ResolvedDevice, type ResolvedForm, type SubmissionInstanceView } from '@formcast/contracts';
+import { createEnvelope, pushCommands, type ResolvedForm, type SubmissionInstanceView } from '@formcast/contracts';
 import { AppError, isAppError } from '@formcast/platform';
 import type { DirectoryLookup } from '../../src/directory-cache/directory-lookup';
 import type { PushDeps } from '../../src/handlers/deps';
 import { getSubmission } from '../../src/handlers/get-submission';
 import { submitForm } from '../../src/handlers/submit-form';
 import { SqlitePushStore } from '../../src/store';
+import { device, form, orgId } from '../support/submission-fixtures';
 
 /** The submission read over a real store, the directory answering from fixtures. */
 
-const orgId = 1;
 const otherOrgId = 2;
-const device: ResolvedDevice = { id: 10, orgId, identifier: 'Android_van3', owner: 'Ada', pendingApproval: false, pushToken: null, groupIds: [1] };
-const form: ResolvedForm = {
-  id: 7,
-  orgId,
-  namespace: 'http://forms.example.com/inspection',
-  name: 'Inspection',
-  version: '1.02',
-  groupId: 1,
-  questions: [
-    { identifier: 'site', type: 'text' },
-    { identifier: 'visits', type: 'integer' },
-  ],
-};
 
 let formLookup: () => Promise<ResolvedForm>;
 const directory = {

@@ -1,4 +1,4 @@
-import { createEnvelope, pushCommands, pushEvents, submissionEvents, type ResolvedDevice, type ResolvedForm } from '@formcast/contracts';
+import { createEnvelope, pushCommands, pushEvents, submissionEvents, type ResolvedForm } from '@formcast/contracts';
 import { AppError, isAppError } from '@formcast/platform';
 import type { DirectoryLookup } from '../../src/directory-cache/directory-lookup';
 import { createOneshot } from '../../src/handlers/create-oneshot';
@@ -7,23 +7,10 @@ import { deviceSubmitOneshot } from '../../src/handlers/device-submit-oneshot';
 import { listFormSubmissions } from '../../src/handlers/list-form-submissions';
 import { submitForm } from '../../src/handlers/submit-form';
 import { SqlitePushStore } from '../../src/store';
+import { device, form, orgId } from '../support/submission-fixtures';
 
 /** The submission handlers over a real store, the directory answering from fixtures. */
 
-const orgId = 1;
-const device: ResolvedDevice = { id: 10, orgId, identifier: 'Android_van3', owner: 'Ada', pendingApproval: false, pushToken: null, groupIds: [1] };
-const form: ResolvedForm = {
-  id: 7,
-  orgId,
-  namespace: 'http://forms.example.com/inspection',
-  name: 'Inspection',
-  version: '1.02',
-  groupId: 1,
-  questions: [
-    { identifier: 'site', type: 'text' },
-    { identifier: 'visits', type: 'integer' },
-  ],
-};
 const elsewhere: ResolvedForm = { ...form, id: 8, namespace: 'http://forms.example.com/elsewhere', groupId: 2 };
 const forms = [form, elsewhere];
 
