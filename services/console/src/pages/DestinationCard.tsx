@@ -9,6 +9,7 @@ import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { usePolling } from '../hooks/use-polling';
 import { destinationHealth, type DestinationHealth } from './destination-health';
+import { TableHead } from '../components/TableHead';
 
 const logLength = 10;
 const logPollMs = 5000;
@@ -55,17 +56,7 @@ export function DestinationCard({ api, formId, destination }: { api: ApiClient; 
           ) : (
             <div class="table-wrap">
               <table aria-label={`Deliveries of ${destination.description || destination.id}`}>
-                <thead>
-                  <tr>
-                    <th scope="col">Delivery</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Next retry</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Delivery', 'Status', 'Attempts', 'Next retry']} />
                 <tbody>
                   {log.deliveries.map((delivery) => (
                     <tr key={delivery.id} data-delivery={delivery.id}>

@@ -9,6 +9,7 @@ import { formatTime } from '../components/format-time';
 import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { usePolling } from '../hooks/use-polling';
+import { TableHead } from '../components/TableHead';
 
 /** How often the list is read again (the gateway sends no ETags: a plain poll). */
 export const outstandingPollMs = 3000;
@@ -60,18 +61,7 @@ export function OutstandingPage({ api }: { api: ApiClient }) {
               ) : (
                 <div class="table-wrap">
                   <table aria-label="Outstanding dispatches">
-                    <thead>
-                      <tr>
-                        <th scope="col">#</th>
-                        <th scope="col">Form</th>
-                        <th scope="col">Device</th>
-                        <th scope="col">Created</th>
-                        <th scope="col">Scheduled for</th>
-                        <th scope="col">
-                          <span class="visually-hidden">Actions</span>
-                        </th>
-                      </tr>
-                    </thead>
+                    <TableHead columns={['#', 'Form', 'Device', 'Created', 'Scheduled for']} />
                     <tbody>
                       {shown.map((d) => (
                         <tr key={d.id} data-dispatch={d.id}>

@@ -9,6 +9,7 @@ import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { ResourceUpload } from './ResourceUpload';
 import { SpreadsheetSummary } from './SpreadsheetSummary';
+import { TableHead } from '../components/TableHead';
 
 /** Resources: the list, upload, download, and a spreadsheet's summary. */
 export function ResourcesPage({ api }: { api: ApiClient }) {
@@ -44,16 +45,7 @@ export function ResourcesPage({ api }: { api: ApiClient }) {
           ) : (
             <div class="table-wrap">
               <table aria-label="Resources">
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Description</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <TableHead columns={['File', 'Description', 'Version']} />
                 <tbody>
                   {resources.map((r) => (
                     <tr key={r.id} data-resource={r.id}>
