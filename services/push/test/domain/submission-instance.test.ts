@@ -1,5 +1,6 @@
 import type { Submission } from '../../src/domain/records';
 import { answersInFormOrder, toSubmissionInstanceView } from '../../src/domain/submission-instance';
+import { storedSubmission } from '../support/submission-fixtures';
 
 const questions = [
   { identifier: 'customer_name', type: 'text' },
@@ -43,20 +44,9 @@ describe('answersInFormOrder', () => {
 
 describe('toSubmissionInstanceView', () => {
   const submission: Submission = {
-    id: 12,
-    orgId: 1,
-    deviceId: 10,
-    deviceIdentifier: 'Android_van3',
-    deviceOwner: 'Ada',
-    formId: 7,
-    formNamespace: 'http://forms.example.com/inspection',
-    formName: 'Inspection',
-    formVersion: '1.01',
+    ...storedSubmission,
     oneshotId: null,
-    clientSubmissionId: 'c-1',
     answers: { comments: 'ok', customer_name: 'Acme' },
-    submittedAt: '2030-01-02T09:25:49.120Z',
-    receivedAt: '2030-01-02T09:25:50.000Z',
   };
 
   it('names the form, the device and both times, with the answers in the form’s order', () => {

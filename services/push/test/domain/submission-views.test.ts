@@ -1,25 +1,10 @@
 import { submissionEvents, submissionReceivedPayload } from '@formcast/contracts';
-import type { Submission } from '../../src/domain/records';
 import { submissionReceivedEvent } from '../../src/domain/submission-events';
 import { submissionQuery } from '../../src/domain/submission-query';
+import { storedSubmission } from '../support/submission-fixtures';
 import { productTime, toDatabasePageView, toFormSubmissionView, toSubmissionView } from '../../src/domain/views';
 
-const submission: Submission = {
-  id: 12,
-  orgId: 1,
-  deviceId: 10,
-  deviceIdentifier: 'Android_van3',
-  deviceOwner: 'Ada',
-  formId: 7,
-  formNamespace: 'http://forms.example.com/inspection',
-  formName: 'Inspection',
-  formVersion: '1.01',
-  oneshotId: 5,
-  clientSubmissionId: 'c-1',
-  answers: { site: 'North', parts: [{ part_no: 'A1' }] },
-  submittedAt: '2030-01-02T09:25:49.120Z',
-  receivedAt: '2030-01-02T09:25:50.000Z',
-};
+const submission = storedSubmission;
 
 describe('submission views', () => {
   it('answers the oneshot route as before, and the form route with the submission’s ids and times', () => {
