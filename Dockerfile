@@ -6,10 +6,10 @@
 # Services: gateway (HTTP on PORT), directory, resources, push, notifier, delivery (health on
 # HEALTH_PORT), and embedded (everything in one process, `npm start`).
 
-# The base image of both stages, by tag (never `latest`). Not yet pinned by digest: pin it as
-# node:22-bookworm-slim@sha256:<digest> (read it with `docker buildx imagetools inspect
-# node:22-bookworm-slim`) here, or pass --build-arg NODE_IMAGE=… to build on a pinned one.
-ARG NODE_IMAGE=node:22-bookworm-slim
+# The base image of both stages, pinned by tag and digest (the multi-platform index). To bump
+# it: `docker buildx imagetools inspect node:22.<x>.<y>-bookworm-slim` on a machine that reaches
+# the registry, then replace tag and digest together here; or pass --build-arg NODE_IMAGE=….
+ARG NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
 
 # ---- build: every dependency (dev ones too), native addons compiled, TypeScript built ----
 FROM ${NODE_IMAGE} AS build

@@ -634,9 +634,10 @@ describe('images', () => {
     }
   });
 
-  // No registry is reachable where this was written: the digests are to be read on a machine
-  // that reaches it (`docker buildx imagetools inspect <image>`), then the test above keeps them well-formed.
-  it.todo('pins every base image by digest (name:tag@sha256:…) in the Dockerfile and compose');
+  it('pins every base image by digest (name:tag@sha256:…) in the Dockerfile and compose', () => {
+    const unpinned = baseImages.filter((image) => !/^[^@\s]+:[^@\s]+@sha256:[0-9a-f]{64}$/.test(image));
+    expect(unpinned).toEqual([]);
+  });
 });
 
 // --- comments ------------------------------------------------------------------------------
