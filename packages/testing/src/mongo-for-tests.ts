@@ -5,7 +5,8 @@ export interface SkippedInfrastructure {
   skipped: string;
 }
 
-const mongoImage = 'mongo:7';
+// The image compose runs, pinned the same (docker-compose.yml).
+const mongoImage = 'mongo:7.0.37@sha256:340c1c56fb10e95cf79ff547f8664b96bc6ead9909bc355238cbf865a9695a6f';
 const mongoPort = 27017;
 const skipReason =
   'MongoDB suite skipped: set MONGO_URL (a replica set) or start a Docker engine to run it';
@@ -20,7 +21,7 @@ export function mongoForTestsAvailability(): true | SkippedInfrastructure {
 
 /**
  * A MongoDB replica set for tests: `MONGO_URL` if set (it must be a replica set, for
- * transactions); else a `mongo:7` container started here (once per test file, stopped by
+ * transactions); else a `mongo:7.0.37` container started here (once per test file, stopped by
  * `stopMongoForTests`); else the reason it cannot run.
  */
 export async function mongoUrlForTests(): Promise<string | SkippedInfrastructure> {
