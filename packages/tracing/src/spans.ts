@@ -42,8 +42,6 @@ export interface OpenSpan {
   run<T>(work: () => T): T;
   /** The span's own context, to carry across a boundary. */
   traceContext(): TraceContext | undefined;
-  /** `emitter`'s listeners run with this span active from now on (a request's body arrives on the socket's context). */
-  bind<E extends NodeJS.EventEmitter>(emitter: E): E;
   end(outcome?: { name?: string; attributes?: Attributes; error?: unknown }): void;
 }
 
@@ -60,18 +58,6 @@ class StartedSpan implements OpenSpan {
 
   traceContext(): TraceContext | undefined {
     return traceContextOf(this.context);
-  }
-
-  bind<E extends NodeJS.EventEmitter>(emitter: E): E {
-    // One wrapper around `emit`, not the context manager's bind, which replaces eight listener
-    // methods on the emitter and wraps every listener, kept in maps of its own: on a request and
-    // its response that took ~1,100 µs of CPU a push to ~800 in embedded mode (bench S1T; 560 untraced).
-    const emit = emitter.emit;
-    const spanContext = this.context;
-    emitter.emit = function emitInSpan(this: E, ...args: Parameters<E['emit']>) {
-      return context.with(spanContext, emit as (...a: unknown[]) => boolean, this, ...args);
-    } as E['emit'];
-    return emitter;
   }
 
   end(outcome: { name?: string; attributes?: Attributes; error?: unknown } = {}): void {

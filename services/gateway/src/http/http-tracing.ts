@@ -21,9 +21,9 @@ function onFinish(this: TracedResponse): void {
 
 /**
  * A server span per request while tracing is on: the root of the request's trace, every
- * command it sends a child of it. The body arrives on the socket's own async context, so the
- * request and response are bound to the span: the handlers that run from their events stay
- * in the trace. A caller's `traceparent` is not followed (the API is public; a trace starts here).
+ * command it sends a child of it. The middleware after it run in the span; a body reader,
+ * which goes on from the socket's events (outside it), goes back in with inRequestSpan.
+ * A caller's `traceparent` is not followed (the API is public; a trace starts here).
  * Off: not registered at all.
  */
 export function traceRequests(req: Request, res: TracedResponse, next: NextFunction): void {
@@ -39,9 +39,19 @@ export function traceRequests(req: Request, res: TracedResponse, next: NextFunct
   res[span] = open;
   res.once('finish', onFinish);
   res.once('close', onFinish);
-  open.bind(req);
-  open.bind(res);
   open.run(next);
+}
+
+/**
+ * `next` for a middleware that calls it from the request's events (a body reader: the body
+ * arrives on the socket's async context, not the request's): it runs the routes after it in
+ * the request's span again. `next` itself while tracing is off. Binding the request and
+ * response emitters instead costs a context switch on every event of both (~6 µs a push).
+ */
+export function inRequestSpan(res: Response, next: NextFunction): NextFunction {
+  const open = (res as TracedResponse)[span];
+  if (!open) return next;
+  return (error?: unknown) => open.run(() => next(error));
 }
 
 /** Registered only while tracing is on: a process without OTEL_* pays nothing per request. */

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppError } from '@formcast/platform';
 import { acceptBody, drainRefusedBody } from './body-watch';
+import { inRequestSpan } from './http-tracing';
 
 /**
  * Reads the request body into `req.body` (a Buffer) up to `limitBytes`, for routes that
@@ -18,7 +19,7 @@ export function readLimitedBody(limitBytes: number, describeLimit: (limitBytes: 
     return new AppError('too_large', `The request body is too large: ${describeLimit(limitBytes)}`);
   };
 
-  return (req: Request, _res: Response, next: NextFunction): void => {
+  return (req: Request, res: Response, next: NextFunction): void => {
     if (req.readableEnded || Buffer.isBuffer(req.body)) {
       next();
       return;
@@ -40,6 +41,7 @@ export function readLimitedBody(limitBytes: number, describeLimit: (limitBytes: 
     }
 
     acceptBody(req);
+    const routes = inRequestSpan(res, next);
     const chunks: Buffer[] = [];
     let received = 0;
     let settled = false;
@@ -48,11 +50,11 @@ export function readLimitedBody(limitBytes: number, describeLimit: (limitBytes: 
       settled = true;
       stopListening();
       if (error) {
-        next(error);
+        routes(error);
         return;
       }
       req.body = Buffer.concat(chunks, received);
-      next();
+      routes();
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
@@ -127,6 +129,7 @@ export function readBodyUpTo(limitBytes: number) {
       return;
     }
     acceptBody(req);
+    // raw-body calls back in the async context it was called in (AsyncResource): in the request's span.
     raw(req, res, (error?: unknown) => {
       if (error !== undefined) refuseBodyWhenRead(req, error);
       next();
