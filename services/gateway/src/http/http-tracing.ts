@@ -37,8 +37,9 @@ export function traceRequests(req: Request, res: TracedResponse, next: NextFunct
     return;
   }
   res[span] = open;
-  res.once('finish', onFinish);
-  res.once('close', onFinish);
+  // `on`, not `once` (which wraps the listener anew for every request): onFinish ends the span once.
+  res.on('finish', onFinish);
+  res.on('close', onFinish);
   open.run(next);
 }
 
