@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
@@ -52,6 +53,28 @@ describe('bin/formcast-node', () => {
     expect(execArgv).toEqual(expect.arrayContaining(['--max-semi-space-size=4']));
     expect(threshold).toBe('131072');
     expect(argv).toEqual(['an argument']);
+  });
+
+  // A stand-in `node` first on PATH answers the version probe as the Node named, and prints
+  // the arguments it is started with: which Node gets AsyncContextFrame's flag.
+  it.each([
+    ['20.20.2', false],
+    ['22.6.0', false],
+    ['22.7.0', true],
+    ['22.23.3', true],
+    ['23.11.1', true],
+    ['24.11.0', false],
+  ])('on Node %s, asks for AsyncContextFrame: %s', (version, flagged) => {
+    const fakeBin = mkdtempSync(join(tmpdir(), 'fake-node-'));
+    writeFileSync(join(fakeBin, 'node'), `#!/bin/sh
+if [ "$1" = "-p" ]; then echo ${version}; else echo "$@"; fi
+`, { mode: 0o755 });
+    const probe = spawnSync(join(root, launcher), ['main.js'], { encoding: 'utf8', env: { PATH: `${fakeBin}:${process.env.PATH}` } });
+    rmSync(fakeBin, { recursive: true });
+    expect(probe.status).toBe(0);
+    const args = probe.stdout.trim().split(' ');
+    expect(args.at(-1)).toBe('main.js');
+    expect(args.includes('--experimental-async-context-frame')).toBe(flagged);
   });
 });
 
