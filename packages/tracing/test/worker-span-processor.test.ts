@@ -68,6 +68,23 @@ describe('OTLP export from a worker thread', () => {
     expect(receiver.jsonSpans()).toHaveLength(5);
   });
 
+  // The worker's heap is sized by the queue (workerHeapLimits): a full queue of large spans
+  // must fit, or the worker dies of it and export stops.
+  it.each([2048, 8192])('exports a full queue of %i spans of 1.5 KB attributes whole, in the worker’s heap', async (queueSize) => {
+    start({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_MAX_QUEUE_SIZE: String(queueSize), OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512', OTEL_BSP_SCHEDULE_DELAY: '60000' });
+    const filler = 'x'.repeat(1536);
+    const request = openSpan('POST /bulk', SpanKind.SERVER, { remote: undefined })!;
+    request.run(() => {
+      for (let i = 1; i < queueSize; i += 1) openSpan(`item ${i}`, SpanKind.INTERNAL, undefined, { filler, index: i })!.end();
+    });
+    request.end();
+    await tracing!.stop();
+    tracing = null;
+    const spans = receiver.jsonSpans();
+    expect(spans).toHaveLength(queueSize);
+    expect(new Set(spans.map((span) => span.name)).size).toBe(queueSize);
+  });
+
   it('drops the spans beyond OTEL_BSP_MAX_QUEUE_SIZE rather than holding them', async () => {
     start({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_MAX_QUEUE_SIZE: '50', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1000' });
     await traceWithChildren(99);

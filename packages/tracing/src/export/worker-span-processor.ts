@@ -15,6 +15,17 @@ export interface WorkerSpanProcessorOptions {
   settings: BatchSettings;
 }
 
+/**
+ * The worker's heap: its queue holds at most maxQueueSize spans (4 KB allowed for each: one
+ * with 1.5 KB of attributes takes ~3 KB there) and it encodes one batch at a time; the rest
+ * is the exporter's own. Sized by the queue, so a larger OTEL_BSP_MAX_QUEUE_SIZE gets room,
+ * and small by default (16 MB): V8 lets the heap grow towards its limit before collecting,
+ * so a generous one is paid in the process's RSS (32 MB before).
+ */
+export function workerHeapLimits(settings: Pick<BatchSettings, 'maxQueueSize'>): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
+  return { maxOldGenerationSizeMb: 8 + Math.ceil((settings.maxQueueSize * 4) / 1024), maxYoungGenerationSizeMb: 2 };
+}
+
 /** Spans handed to the worker in one message at most, and the longest a span waits on the event loop for its message. */
 const postEvery = 128;
 const postDelayMs = 200;
@@ -46,8 +57,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
       eval: true,
       env,
       workerData: { exporterModule, resourcesModule: require.resolve('@opentelemetry/resources'), resourceAttributes, scope, settings },
-      // Its queue holds maxQueueSize spans of a few hundred bytes: a small heap is plenty.
-      resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 },
+      resourceLimits: workerHeapLimits(settings),
     });
     worker.unref();
     worker.on('message', (message: WorkerMessage) => this.received(message));
