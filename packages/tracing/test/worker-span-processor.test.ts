@@ -70,7 +70,7 @@ describe('OTLP export from a worker thread', () => {
 
   // The worker's heap is sized by the queue (workerHeapLimits): a full queue of large spans
   // must fit, or the worker dies of it and export stops.
-  it.each([2048, 8192])('exports a full queue of %i spans of 1.5 KB attributes whole, in the worker’s heap', async (queueSize) => {
+  it.each([2048, 16384])('exports a full queue of %i spans of 1.5 KB attributes whole, in the worker’s heap', async (queueSize) => {
     start({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_MAX_QUEUE_SIZE: String(queueSize), OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512', OTEL_BSP_SCHEDULE_DELAY: '60000' });
     const filler = 'x'.repeat(1536);
     const request = openSpan('POST /bulk', SpanKind.SERVER, { remote: undefined })!;
