@@ -68,6 +68,13 @@ export const config = {
   bulkRequests: numberFromEnv('BENCH_BULK_REQUESTS', 5),
   /** Log level of every process under test (their logs go to bench/results/logs). */
   logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+  /**
+   * The sampler of S1T/S2T's traced processes (OTEL_TRACES_SAMPLER, and its argument
+   * OTEL_TRACES_SAMPLER_ARG, e.g. parentbased_traceidratio and 0.1); unset: the SDK's
+   * default, parent-based always on, which the targets are for.
+   */
+  tracesSampler: process.env.BENCH_TRACES_SAMPLER ?? '',
+  tracesSamplerArg: process.env.BENCH_TRACES_SAMPLER_ARG ?? '',
   /** Set to write a V8 CPU profile of every process under test to bench/results/profiles. */
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */

@@ -772,7 +772,7 @@ async function main(): Promise<void> {
     }
     if (measures('S1T') || measures('S2T')) {
       context.push(
-        'S1T, S2T: twins of the S1/S2 systems with OTEL_EXPORTER_OTLP_ENDPOINT set (every process: the default sampler and OTEL_BSP_* defaults, http/protobuf, exported from a worker thread), exporting to a local OTLP/HTTP receiver (bench/src/servers/otlp-receiver.ts, a process of its own that counts the spans in each export and answers 200); spans counted as they arrived during the measured seconds',
+        `S1T, S2T: twins of the S1/S2 systems with OTEL_EXPORTER_OTLP_ENDPOINT set (every process: ${samplerInUse()} and OTEL_BSP_* defaults, http/protobuf, exported from a worker thread), exporting to a local OTLP/HTTP receiver (bench/src/servers/otlp-receiver.ts, a process of its own that counts the spans in each export and answers 200); spans counted as they arrived during the measured seconds`,
       );
     }
     if (config.only.size > 0) context.push(`only ${[...config.only].join(', ')} (BENCH_ONLY)`);
@@ -797,3 +797,10 @@ main().catch(async (error: unknown) => {
   await cleanUp();
   process.exit(1);
 });
+
+/** The sampler S1T/S2T ran with, as the report names it. */
+function samplerInUse(): string {
+  if (!config.tracesSampler) return 'the default sampler';
+  const arg = config.tracesSamplerArg ? `, OTEL_TRACES_SAMPLER_ARG=${config.tracesSamplerArg}` : '';
+  return `OTEL_TRACES_SAMPLER=${config.tracesSampler}${arg} (BENCH_TRACES_SAMPLER; the targets are for the default sampler)`;
+}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startNode, type Child } from './children';
-import { benchDist } from './config';
+import { benchDist, config } from './config';
 
 /** What the OTLP receiver had from one system under test so far. */
 export interface TracesReceived {
@@ -36,7 +36,11 @@ export class TraceReceiver {
    * (OTEL_EXPORTER_OTLP_ENDPOINT; the exporter appends /v1/traces; http/protobuf, the default).
    */
   exportSettings(system: string): Record<string, string> {
-    return { OTEL_EXPORTER_OTLP_ENDPOINT: `${this.origin}/${system}` };
+    return {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `${this.origin}/${system}`,
+      ...(config.tracesSampler ? { OTEL_TRACES_SAMPLER: config.tracesSampler } : {}),
+      ...(config.tracesSamplerArg ? { OTEL_TRACES_SAMPLER_ARG: config.tracesSamplerArg } : {}),
+    };
   }
 
   /** What `system` exported so far. */
