@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { OperationSpec, PathTable } from './operation';
-import { devicePatchBody, groupOperations } from './organizations';
+import { deleteDevice, devicePatchBody, groupOperations } from './organizations';
 import { deviceV2View } from './views';
 
 /** Second generation of devices and groups: reads under /api/v2/organizations/…, writes under /api/organizations/…. */
@@ -46,13 +46,7 @@ export const devicesGroupsV2Paths: PathTable = {
   '/api/organizations/{orgId}/devices/{deviceId}': {
     put: updateDevice,
     patch: { ...updateDevice, summary: 'Update a device (PATCH: the same as PUT)' },
-    delete: {
-      summary: 'Delete a device',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'Deleted (empty body)' } },
-      errors: [404],
-    },
+    delete: deleteDevice,
   },
   '/api/organizations/{orgId}/devices/{deviceId}/approve': {
     post: {

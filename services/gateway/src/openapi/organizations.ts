@@ -74,6 +74,15 @@ export const groupOperations = {
 
 const { shape: devicePatch } = updateDevicePayload;
 /** `{"device": {…}}` or `<device>`: the fields a device update changes; absent ones stay. */
+/** Deleting a device: the same in the first generation and v2. */
+export const deleteDevice: OperationSpec = {
+  summary: 'Delete a device',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  answers: { 200: { description: 'Deleted (empty body)' } },
+  errors: [404],
+};
+
 export const devicePatchBody = {
   json: {
     type: 'object',
@@ -143,13 +152,7 @@ export const organizationPaths: PathTable = {
       answers: { 202: { description: 'The device as it now is', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } },
       errors: [400, 404],
     },
-    delete: {
-      summary: 'Delete a device',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'Deleted (empty body)' } },
-      errors: [404],
-    },
+    delete: deleteDevice,
   },
   '/organizations/{orgId}/devices/{deviceId}/approve': {
     post: {

@@ -8,7 +8,7 @@ import {
 } from '@formcast/contracts';
 import { bodyOf, fieldOf, type JsonSchema } from './json-schema';
 import type { OperationSpec, PathTable } from './operation';
-import { authorView, badgeView, bulkDispatchResult, dispatchView, oneshotCreatedView, outstandingOneshotView } from './views';
+import { authorsAnswer, badgeView, bulkDispatchResult, dispatchView, oneshotCreatedView, outstandingOneshotView } from './views';
 
 /** The push API of every generation: oneshots (v1), dispatches (v2, v3), bulk dispatch, the badge. */
 
@@ -136,11 +136,7 @@ export const pushPaths: PathTable = {
       auth: 'apiToken',
       suffixes: '.json|.xml',
       answers: {
-        200: {
-          description: 'JSON unless asked for XML',
-          json: z.strictObject({ authors: z.array(authorView) }),
-          xml: '`<authors type="array"><author><identifier/><type/><name/><email nil="true"/></author>…</authors>`',
-        },
+        200: authorsAnswer,
       },
     },
   },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listFormSubmissionsPayload } from '@formcast/contracts';
 import { fieldOf } from './json-schema';
 import type { PathTable } from './operation';
-import { authorView, submissionDatabasePageView } from './views';
+import { authorsAnswer, submissionDatabasePageView } from './views';
 
 /** Submissions through the API token: on behalf of a device (v3), authors, one instance (v3), the submissions database. */
 
@@ -37,11 +37,7 @@ export const submissionPaths: PathTable = {
       auth: 'apiToken',
       suffixes: '.json|.xml',
       answers: {
-        200: {
-          description: 'JSON unless asked for XML',
-          json: z.strictObject({ authors: z.array(authorView) }),
-          xml: '`<authors type="array"><author><identifier/><type/><name/><email nil="true"/></author>…</authors>`',
-        },
+        200: authorsAnswer,
       },
     },
   },

@@ -92,6 +92,13 @@ export const authorView = viewSchema<AuthorView>()(
   z.strictObject({ identifier: z.string(), type: z.literal('Device'), name: z.string(), email: z.null() }),
 );
 
+/** The answer of both author listings (dispatch and submission authors: the same devices). */
+export const authorsAnswer = {
+  description: 'JSON unless asked for XML',
+  json: z.strictObject({ authors: z.array(authorView) }),
+  xml: '`<authors type="array"><author><identifier/><type/><name/><email nil="true"/></author>…</authors>`',
+};
+
 export const deviceOneshotView = viewSchema<DeviceOneshotView>()(
   z.strictObject({
     id,
@@ -172,14 +179,25 @@ export const groupView = viewSchema<GroupView>()(
 
 const customAttributes = z.record(z.string(), z.string()).describe('name → text, at most 50');
 
+/** What a device's app reported of itself (v2 and later). */
+const deviceVersionFields = {
+  os_version: z.string().nullable(),
+  app_identifier: z.string().nullable(),
+  app_version: z.string().nullable(),
+};
+
+const deviceRecordFields = {
+  organization_id: id,
+  owner: z.string(),
+  description: z.string(),
+  pending_approval: z.boolean(),
+};
+
 export const deviceView = viewSchema<DeviceView>()(
   z.strictObject({
     id,
     identifier: z.string(),
-    organization_id: id,
-    owner: z.string(),
-    description: z.string(),
-    pending_approval: z.boolean(),
+    ...deviceRecordFields,
     groups: z.string().describe('group names, comma-separated'),
     custom_attributes: customAttributes,
   }),
@@ -189,26 +207,15 @@ export const deviceV2View = viewSchema<DeviceV2View>()(
   z.strictObject({
     id,
     identifier: z.string(),
-    os_version: z.string().nullable(),
-    app_identifier: z.string().nullable(),
-    app_version: z.string().nullable(),
-    organization_id: id,
-    owner: z.string(),
-    description: z.string(),
-    pending_approval: z.boolean(),
+    ...deviceVersionFields,
+    ...deviceRecordFields,
     groups: z.array(z.strictObject({ name: z.string() })),
     custom_attributes: customAttributes,
   }),
 );
 
 export const deviceVersionsView = viewSchema<DeviceVersionsView>()(
-  z.strictObject({
-    id,
-    identifier: z.string(),
-    os_version: z.string().nullable(),
-    app_identifier: z.string().nullable(),
-    app_version: z.string().nullable(),
-  }),
+  z.strictObject({ id, identifier: z.string(), ...deviceVersionFields }),
 );
 
 export const enrolledDeviceView = viewSchema<EnrolledDeviceView>()(
