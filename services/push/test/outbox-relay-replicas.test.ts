@@ -9,6 +9,7 @@ import { oneshotEvent } from '../src/domain/oneshot-events';
 import { newOneshot } from '../src/domain/oneshot-lifecycle';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { SqlitePushStore } from '../src/store/sqlite-push-store';
+import { oneshotRequestFor } from './support/oneshot-fixtures';
 
 /**
  * Two push replicas on one store each run an outbox relay over the same outbox. What is
@@ -41,25 +42,6 @@ class GatedBus extends InProcessBus {
   }
 }
 
-function oneshotInput(deviceId: number) {
-  return {
-    orgId: 1,
-    deviceId,
-    deviceIdentifier: `Android_${deviceId}`,
-    formId: 1,
-    templateNamespace: 'http://x/xforms/1',
-    namespace: 'http://x/xforms/1?1',
-    name: 'Form',
-    description: '',
-    payload: {},
-    formVersion: '1.00',
-    scheduledAt: null,
-    location: null,
-    address: null,
-    geofenceRadius: null,
-  };
-}
-
 /** Two stores on one database file, a relay on each, and what a subscriber heard. */
 async function twoReplicas(bus: InProcessBus) {
   const dir = mkdtempSync(join(tmpdir(), 'formcast-outbox-replicas-'));
@@ -85,7 +67,7 @@ async function twoReplicas(bus: InProcessBus) {
         id = event?.id;
         return event;
       };
-      await stores[replica]!.create(newOneshot(oneshotInput(written), now), capturingId, `command-${written}`);
+      await stores[replica]!.create(newOneshot(oneshotRequestFor(written), now), capturingId, `command-${written}`);
       if (!id) throw new Error('create wrote no event');
       return id;
     },

@@ -12,32 +12,14 @@ import { newOneshot as buildOneshot, revokedOneshot } from '../src/domain/onesho
 import type { NewOneshot, Oneshot } from '../src/domain/records';
 import { OutboxRelay } from '../src/outbox/outbox-relay';
 import { SqlitePushStore } from '../src/store/sqlite-push-store';
+import { oneshotRequestFor } from './support/oneshot-fixtures';
 
 const logger = createLogger({ level: 'silent' });
 const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 
 const now = () => new Date().toISOString();
 
-const newOneshot = (deviceId: number): NewOneshot =>
-  buildOneshot(
-    {
-      orgId: 1,
-      deviceId,
-      deviceIdentifier: `Android_${deviceId}`,
-      formId: 1,
-      templateNamespace: 'http://x/xforms/1',
-      namespace: `http://x/xforms/1?${deviceId}`,
-      name: 'Form',
-      description: '',
-      payload: {},
-      formVersion: '1.00',
-      scheduledAt: null,
-      location: null,
-      address: null,
-      geofenceRadius: null,
-    },
-    now(),
-  );
+const newOneshot = (deviceId: number): NewOneshot => buildOneshot(oneshotRequestFor(deviceId), now());
 
 describe('outbox relay', () => {
   let dir: string;
