@@ -6,3 +6,4 @@ export * from './describe-with-mongo';
 export * from './delete-test-topology';
 export * from './gate';
 export * from './mongo-test-databases';
+export * from './app-error-of';

@@ -25,9 +25,9 @@ import {
   type SubmissionReceivedPayload,
 } from '@formcast/contracts';
 import { startDirectoryService } from '@formcast/directory';
-import { isAppError, parseSettings, type RunningService } from '@formcast/platform';
+import { parseSettings, type RunningService } from '@formcast/platform';
 import { startPushService } from '@formcast/push';
-import { waitFor } from '@formcast/testing';
+import { appErrorOf, waitFor } from '@formcast/testing';
 import { secretCipherFromSettings } from '../src/secrets';
 import { startDelivery } from '../src/service';
 import { startReceiver, type LocalReceiver, type ReceivedRequest } from './sender/local-receiver';
@@ -139,14 +139,6 @@ describe('the delivery service over the bus', () => {
     return received.body;
   }
 
-  async function errorOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-    const error = await promise.then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    );
-    if (!isAppError(error)) throw new Error(`expected an AppError, got ${String(error)}`);
-    return { code: error.code, message: error.message };
-  }
 
   beforeEach(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'delivery-service-'));
@@ -266,7 +258,7 @@ describe('the delivery service over the bus', () => {
     });
     expect(shown).toMatchObject({ active: false, deactivated_reason: 'gone' });
     expect((await deliveryLog(destination.id)).deliveries[0]).toMatchObject({ status: 'failed', next_attempt_at: null });
-    const refused = await errorOf(
+    const refused = await appErrorOf(
       request(deliveryCommands.redeliver, { formId: form.id, destinationId: destination.id, deliveryId: (await deliveryLog(destination.id)).deliveries[0]!.id }),
     );
     expect(refused.code).toBe('conflict');
@@ -318,7 +310,7 @@ describe('the delivery service over the bus', () => {
   it('refuses a private address unless DELIVERY_ALLOW_PRIVATE_NETWORKS is true', async () => {
     await stopSystem();
     await startSystem({ DELIVERY_ALLOW_PRIVATE_NETWORKS: 'false' });
-    const refused = await errorOf(createHttpDestination('http://127.0.0.1:9/hook'));
+    const refused = await appErrorOf(createHttpDestination('http://127.0.0.1:9/hook'));
     expect(refused).toEqual({
       code: 'invalid',
       message: 'http_transport.uri: 127.0.0.1 is a loopback address; set DELIVERY_ALLOW_PRIVATE_NETWORKS=true to allow private networks',
@@ -339,14 +331,14 @@ describe('the delivery service over the bus', () => {
         { formId: form.id, destination: { format_selection: 'json_format', transport_selection: 'http_transport' }, http_transport: { uri: good.url } },
       ],
     ] as const) {
-      expect((await errorOf(request(type, payload, otherOrgId))).code).toBe('not_found');
+      expect((await appErrorOf(request(type, payload, otherOrgId))).code).toBe('not_found');
     }
     expect((await request<DestinationView[]>(deliveryCommands.listDestinations, { formId: form.id })).map((d) => d.id)).toEqual([destination.id]);
   });
 
   it('chains a dispatch exactly once: one oneshot on the submitting device, pre-filled, even when sent again', async () => {
     const target = await request<FormCreatedView>(directoryCommands.createForm, { definition: followUp });
-    const unknown = await errorOf(
+    const unknown = await appErrorOf(
       request(deliveryCommands.createDestination, {
         formId: form.id,
         destination: { format_selection: 'xml_format', transport_selection: 'dispatch_transport' },
@@ -528,7 +520,7 @@ describe('the delivery service over the bus', () => {
     clockOffsetMs += 6000;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(flaky.received).toHaveLength(1);
-    expect((await errorOf(request(deliveryCommands.getDestination, { formId: form.id, destinationId: destination.id }))).code).toBe('not_found');
+    expect((await appErrorOf(request(deliveryCommands.getDestination, { formId: form.id, destinationId: destination.id }))).code).toBe('not_found');
     expect((await request<DestinationDetailView>(deliveryCommands.getDestination, { formId: otherForm.id, destinationId: kept.id })).id).toBe(kept.id);
     // The event again (at least once): nothing more to remove, nothing fails.
     await bus.publish(createEnvelope(directoryEvents.formDeleted, { orgId, formId: form.id }, { orgId }));

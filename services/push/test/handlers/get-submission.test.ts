@@ -1,11 +1,12 @@
 import { createEnvelope, pushCommands, type ResolvedForm, type SubmissionInstanceView } from '@formcast/contracts';
-import { AppError, isAppError } from '@formcast/platform';
+import { AppError } from '@formcast/platform';
 import type { DirectoryLookup } from '../../src/directory-cache/directory-lookup';
 import type { PushDeps } from '../../src/handlers/deps';
 import { getSubmission } from '../../src/handlers/get-submission';
 import { submitForm } from '../../src/handlers/submit-form';
 import { SqlitePushStore } from '../../src/store';
 import { device, form, orgId } from '../support/submission-fixtures';
+import { appErrorOf } from '@formcast/testing';
 
 /** The submission read over a real store, the directory answering from fixtures. */
 
@@ -39,14 +40,6 @@ async function submitted(answers: Record<string, unknown>): Promise<number> {
 const read = (submissionId: unknown, org = orgId) =>
   getSubmission(deps)(createEnvelope(pushCommands.getSubmission, { submissionId }, { orgId: org })) as Promise<SubmissionInstanceView>;
 
-async function refusal(action: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await action.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!isAppError(error)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return { code: error.code, message: error.message };
-}
 
 it('answers the submission with its form, device, times and answers in the form’s order', async () => {
   const id = await submitted({ visits: '3', site: 'North' });
@@ -69,13 +62,13 @@ it('answers the submission with its form, device, times and answers in the form�
 
 it('answers 404 for an unknown id and for another organization’s submission', async () => {
   const id = await submitted({ site: 'North' });
-  expect(await refusal(read(id + 1))).toEqual({ code: 'not_found', message: `Submission ${id + 1} does not exist` });
-  expect(await refusal(read(id, otherOrgId))).toEqual({ code: 'not_found', message: `Submission ${id} does not exist` });
+  expect(await appErrorOf(read(id + 1))).toEqual({ code: 'not_found', message: `Submission ${id + 1} does not exist` });
+  expect(await appErrorOf(read(id, otherOrgId))).toEqual({ code: 'not_found', message: `Submission ${id} does not exist` });
 });
 
 it('refuses an id that is not a positive integer as invalid', async () => {
-  expect((await refusal(read('1'))).code).toBe('invalid');
-  expect((await refusal(read(0))).code).toBe('invalid');
+  expect((await appErrorOf(read('1'))).code).toBe('invalid');
+  expect((await appErrorOf(read(0))).code).toBe('invalid');
 });
 
 it('still answers once its form is deleted, the answers in the order stored', async () => {
@@ -89,5 +82,5 @@ it('still answers once its form is deleted, the answers in the order stored', as
 it('fails rather than guess when the directory cannot be asked', async () => {
   const id = await submitted({ site: 'North' });
   formLookup = () => Promise.reject(new AppError('unavailable', 'directory down'));
-  expect((await refusal(read(id))).code).toBe('unavailable');
+  expect((await appErrorOf(read(id))).code).toBe('unavailable');
 });

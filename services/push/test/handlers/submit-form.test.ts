@@ -1,5 +1,5 @@
 import { createEnvelope, pushCommands, pushEvents, submissionEvents, type ResolvedForm } from '@formcast/contracts';
-import { AppError, isAppError } from '@formcast/platform';
+import { AppError } from '@formcast/platform';
 import type { DirectoryLookup } from '../../src/directory-cache/directory-lookup';
 import { createOneshot } from '../../src/handlers/create-oneshot';
 import type { PushDeps } from '../../src/handlers/deps';
@@ -8,6 +8,7 @@ import { listFormSubmissions } from '../../src/handlers/list-form-submissions';
 import { submitForm } from '../../src/handlers/submit-form';
 import { SqlitePushStore } from '../../src/store';
 import { device, form, orgId } from '../support/submission-fixtures';
+import { appErrorOf } from '@formcast/testing';
 
 /** The submission handlers over a real store, the directory answering from fixtures. */
 
@@ -40,14 +41,6 @@ async function eventTypes(): Promise<string[]> {
   return (await store.unpublishedEvents(1000)).map((entry) => entry.event.type);
 }
 
-async function refusal(action: Promise<unknown>): Promise<{ code: string; message: string }> {
-  const error = await action.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!isAppError(error)) throw new Error(`expected an AppError, got ${String(error)}`);
-  return { code: error.code, message: error.message };
-}
 
 async function stored(formId = form.id) {
   return store.listSubmissions(orgId, { formId, offset: 0, limit: 100 });
@@ -81,25 +74,25 @@ it('answers a retry with the same submission identifier with the first submissio
 });
 
 it('refuses bad answers with a message naming the field, storing nothing', async () => {
-  expect(await refusal(submit({ formId: form.id, answers: { visits: 'three' } }))).toEqual({
+  expect(await appErrorOf(submit({ formId: form.id, answers: { visits: 'three' } }))).toEqual({
     code: 'invalid',
     message: 'answers.visits: must be a whole number',
   });
-  expect((await refusal(submit({ formId: form.id, answers: { sight: 'x' } }))).message).toBe('answers.sight: is not a question of this form');
-  expect((await refusal(submit({ formId: form.id, answers: 'x' }))).message).toBe('answers: must be an object of question names to values');
-  expect((await refusal(submit({ formId: form.id, submitted_at: 'yesterday', answers: {} }))).message).toMatch(/^submitted_at: /);
+  expect((await appErrorOf(submit({ formId: form.id, answers: { sight: 'x' } }))).message).toBe('answers.sight: is not a question of this form');
+  expect((await appErrorOf(submit({ formId: form.id, answers: 'x' }))).message).toBe('answers: must be an object of question names to values');
+  expect((await appErrorOf(submit({ formId: form.id, submitted_at: 'yesterday', answers: {} }))).message).toMatch(/^submitted_at: /);
   expect((await stored()).total).toBe(0);
   expect(await eventTypes()).toEqual([]);
 });
 
 it('refuses a form in none of the device’s groups (403), an unknown id (404) and an unknown namespace (400)', async () => {
-  expect((await refusal(submit({ formId: elsewhere.id, answers: {} }))).code).toBe('forbidden');
-  expect((await refusal(submit({ formId: 99, answers: {} }))).code).toBe('not_found');
-  expect(await refusal(submit({ form_namespace: 'http://nowhere', answers: {} }))).toEqual({
+  expect((await appErrorOf(submit({ formId: elsewhere.id, answers: {} }))).code).toBe('forbidden');
+  expect((await appErrorOf(submit({ formId: 99, answers: {} }))).code).toBe('not_found');
+  expect(await appErrorOf(submit({ form_namespace: 'http://nowhere', answers: {} }))).toEqual({
     code: 'invalid',
     message: 'form_namespace: no form of this organization has the namespace http://nowhere',
   });
-  expect((await refusal(submit({ answers: {} }))).message).toBe('name the form by formId or by form_namespace');
+  expect((await appErrorOf(submit({ answers: {} }))).message).toBe('name the form by formId or by form_namespace');
   expect((await stored(elsewhere.id)).total).toBe(0);
 });
 
@@ -112,7 +105,7 @@ it('completes the outstanding oneshot it names, once; the oneshot route answers 
   const submission = await submit({ formId: form.id, oneshot_id: pushed.id, answers: { site: 'Done' } });
   expect(submission).toMatchObject({ oneshot_id: pushed.id });
   expect((await store.get(orgId, pushed.id))?.state).toBe('completed');
-  expect((await refusal(submit({ formId: form.id, oneshot_id: pushed.id, answers: {} }))).code).toBe('conflict');
+  expect((await appErrorOf(submit({ formId: form.id, oneshot_id: pushed.id, answers: {} }))).code).toBe('conflict');
 
   // A oneshot of a form outside the device's groups can be submitted: pushing chose the device.
   const other = await push(elsewhere.namespace);
@@ -144,6 +137,6 @@ it('lists a form’s submissions a page at a time; an unknown form is 404', asyn
     total_count: 3,
     submissions: [{ answers: { site: { value: 'c' } } }],
   });
-  expect((await refusal(list({ formId: 99 }))).code).toBe('not_found');
-  expect((await refusal(list({ formId: form.id, submitted_after: '2030-13-01' }))).message).toMatch(/^submitted_after: must be an ISO 8601/);
+  expect((await appErrorOf(list({ formId: 99 }))).code).toBe('not_found');
+  expect((await appErrorOf(list({ formId: form.id, submitted_after: '2030-13-01' }))).message).toMatch(/^submitted_after: must be an ISO 8601/);
 });
