@@ -8,11 +8,12 @@
  * aborting at a random moment under load. MongoDB (MONGO_URL) is not concerned.
  */
 export function sqliteRuntimeProblem(nodeVersion: string, betterSqlite3Version: string): string | undefined {
-  const nodeMajor = Number(nodeVersion.replace(/^v/, '').split('.')[0]);
+  const node = nodeVersion.replace(/^v/, '');
+  const nodeMajor = Number(node.split('.')[0]);
   const addonMajor = Number(betterSqlite3Version.split('.')[0]);
   if (nodeMajor >= 24 && addonMajor < 13) {
     return (
-      `SQLite storage cannot run on Node ${nodeVersion.replace(/^v/, '')}: better-sqlite3 ${betterSqlite3Version} aborts the process on Node 24 ` +
+      `SQLite storage cannot run on Node ${node}: better-sqlite3 ${betterSqlite3Version} aborts the process on Node 24 ` +
       '(a known defect, fixed in better-sqlite3 13, which needs Node 22 or later). Run Formcast on Node 20 or 22, or give it MongoDB (MONGO_URL).'
     );
   }

@@ -22,7 +22,7 @@ export interface WorkerSpanProcessorOptions {
  * 16 MB the worker spent most of its time collecting (bench S1T on Node 22: 265 µs of CPU a
  * push in the worker against 85, and S1T at 0.66 × S1 against 0.82).
  */
-export function workerHeapLimits(settings: Pick<BatchSettings, 'maxQueueSize'>): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
+function workerHeapLimits(settings: Pick<BatchSettings, 'maxQueueSize'>): { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number } {
   return { maxOldGenerationSizeMb: Math.max(32, 8 + Math.ceil((settings.maxQueueSize * 4) / 1024)), maxYoungGenerationSizeMb: 4 };
 }
 
@@ -33,8 +33,8 @@ const postDelayMs = 200;
 /**
  * The batch span processor with everything after a span's end off the event loop: each
  * finished span becomes plain data (SpanData) written as JSON at once, handed to a worker
- * thread in messages of up to 128 spans; the worker queues, batches, encodes (protobuf or JSON) and sends them with the
- * SDK's own OTLP exporter (export-worker-source.ts). On the event loop a span costs its copy
+ * thread in messages of up to 128 spans; the worker queues, batches, encodes (protobuf or
+ * JSON) and sends them with the SDK's own OTLP exporter (export-worker-source.ts). On the event loop a span costs its copy
  * into plain data; the encoding, its garbage and the HTTP send are the worker's.
  *
  * forceFlush and shutdown resolve once the worker exported everything handed over before
