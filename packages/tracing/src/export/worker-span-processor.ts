@@ -34,8 +34,9 @@ const postDelayMs = 200;
  * The batch span processor with everything after a span's end off the event loop: each
  * finished span becomes plain data (SpanData) written as JSON at once, handed to a worker
  * thread in messages of up to 128 spans; the worker queues, batches, encodes (protobuf or
- * JSON) and sends them with the SDK's own OTLP exporter (export-worker-source.ts). On the event loop a span costs its copy
- * into plain data; the encoding, its garbage and the HTTP send are the worker's.
+ * JSON) and sends them with the SDK's own OTLP exporter (export-worker-source.ts). On the
+ * event loop a span costs its copy into plain data; the encoding, its garbage and the HTTP
+ * send are the worker's.
  *
  * forceFlush and shutdown resolve once the worker exported everything handed over before
  * them (or the export timeout passed): a graceful stop loses nothing. The worker never keeps
