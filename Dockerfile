@@ -7,13 +7,14 @@
 # HEALTH_PORT), and embedded (everything in one process, `npm start`).
 
 # The base image of both stages, pinned by tag and digest (the multi-platform index). To bump
-# it: `docker buildx imagetools inspect node:22.<x>.<y>-bookworm-slim` on a machine that reaches
+# it: `docker buildx imagetools inspect node:24.<x>.<y>-trixie-slim` on a machine that reaches
 # the registry, then replace tag and digest together here; or pass --build-arg NODE_IMAGE=….
-ARG NODE_IMAGE=node:22.23.3-bookworm-slim@sha256:43ac6c60b8f89723f746e8a92ce91abd5017e627ce1ddfe4238355d3a30b772c
+ARG NODE_IMAGE=node:24.21.0-trixie-slim@sha256:8ec5d7557396cfe32d21c3f9c13072355ceab22b584578ca4bb28af31120cffe
 
 # ---- build: every dependency (dev ones too), native addons compiled, TypeScript built ----
 FROM ${NODE_IMAGE} AS build
-# better-sqlite3 compiles from source when no prebuilt binary can be fetched.
+# better-sqlite3 13 ships its Node-API binaries in its package (nothing compiles on linux/amd64
+# or arm64); the tools stay for an addon or platform without one.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*

@@ -32,12 +32,13 @@ interface Server {
   adminTokenFile: string;
 }
 
-/** Starts `bin/formcast-node services/embedded/dist/main.js` and reads what it prints when it serves. */
+/** Runs `npm start` (its build is quick: ensureBuilt ran) and reads what it prints when it serves. */
 async function startServer(dataDir: string): Promise<Server> {
-  const child = spawn(join(repoRoot, 'bin', 'formcast-node'), ['services/embedded/dist/main.js'], {
+  const child = spawn('npm', ['start'], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? tmpdir(),
       PORT: '0',
       DATA_DIR: dataDir,
       // The README's webhook receiver is on 127.0.0.1, as its submissions section says.
@@ -175,4 +176,16 @@ describe('README', () => {
     expect(lastLine).toBe(examples.blocks.at(-1)!.commands.at(-1)!.firstLine);
     expect(statuses.length).toBeGreaterThan(100);
   }, 120_000);
+
+  it('npm start stops like a service: a SIGTERM to the npm process ends the server, none left serving', async () => {
+    const { child, base } = server!;
+    const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+    child.kill('SIGTERM');
+    expect(await exited).not.toBeNull();
+    // The server's own process (npm's child) closed its port: nothing orphaned answers.
+    await waitFor(async () => (await fetch(`${base}/healthz`).then(() => 'up', () => 'down')) === 'down', {
+      timeoutMs: 15_000,
+      description: 'the server behind npm start to stop after SIGTERM',
+    });
+  }, 30_000);
 });

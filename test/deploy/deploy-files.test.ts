@@ -56,25 +56,45 @@ describe('bin/formcast-node', () => {
   });
 
   // A stand-in `node` first on PATH answers the version probe as the Node named, and prints
-  // the arguments it is started with: which Node gets AsyncContextFrame's flag.
-  it.each([
-    ['20.20.2', false],
-    ['22.6.0', false],
-    ['22.7.0', true],
-    ['22.23.3', true],
-    ['23.11.1', true],
-    ['24.11.0', false],
-  ])('on Node %s, asks for AsyncContextFrame: %s', (version, flagged) => {
+  // the arguments it is started with (so a start that goes on says so, and runs nothing).
+  const withNode = (version: string, command: string, args: string[], env: Record<string, string> = {}) => {
     const fakeBin = mkdtempSync(join(tmpdir(), 'fake-node-'));
     writeFileSync(join(fakeBin, 'node'), `#!/bin/sh
-if [ "$1" = "-p" ]; then echo ${version}; else echo "$@"; fi
+if [ "$1" = "-p" ]; then echo ${version}; else echo "node $@"; fi
 `, { mode: 0o755 });
-    const probe = spawnSync(join(root, launcher), ['main.js'], { encoding: 'utf8', env: { PATH: `${fakeBin}:${process.env.PATH}` } });
+    const probe = spawnSync(join(root, command), args, {
+      cwd: root,
+      encoding: 'utf8',
+      env: { PATH: `${fakeBin}:${process.env.PATH}`, ...env },
+    });
     rmSync(fakeBin, { recursive: true });
+    return probe;
+  };
+
+  it.each(['20.20.2', '22.12.0', '18.20.8'])('refuses Node %s in one line naming the Node it needs', (version) => {
+    const probe = withNode(version, launcher, ['main.js']);
+    expect(probe.status).toBe(1);
+    expect(probe.stdout).toBe('');
+    expect(probe.stderr.trim().split('\n')).toEqual([
+      `Formcast needs Node.js 22.13 or newer (24 recommended, see .nvmrc); this is Node ${version}.`,
+    ]);
+  });
+
+  it.each(['22.13.0', '22.23.3', '24.21.0', '26.12.1'])('starts on Node %s with its flags only', (version) => {
+    const probe = withNode(version, launcher, ['main.js']);
     expect(probe.status).toBe(0);
-    const args = probe.stdout.trim().split(' ');
-    expect(args.at(-1)).toBe('main.js');
-    expect(args.includes('--experimental-async-context-frame')).toBe(flagged);
+    expect(probe.stdout.trim()).toBe('node --max-semi-space-size=4 main.js');
+  });
+
+  it('npm start (bin/start) refuses an old Node before building or generating anything', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'start-data-'));
+    const probe = withNode('20.20.2', 'bin/start', [], { DATA_DIR: dataDir });
+    const left = readdirSync(dataDir);
+    rmSync(dataDir, { recursive: true });
+    expect(probe.status).toBe(1);
+    expect(probe.stdout).toBe(''); // bin/build would have said "Building Formcast…"
+    expect(probe.stderr.trim()).toBe('Formcast needs Node.js 22.13 or newer (24 recommended, see .nvmrc); this is Node 20.20.2.');
+    expect(left).toEqual([]); // no admin token
   });
 });
 
@@ -99,8 +119,9 @@ describe('root package.json', () => {
     expect(scripts[`start:${name}`]).toBe(`${launcher} ${mainOf(name)}`);
   });
 
-  it('starts embedded mode through the launcher too', () => {
-    expect(scripts['start']).toBe(`npm run build && ${launcher} services/embedded/dist/main.js`);
+  it('starts embedded mode through the launcher too, as the process npm started (exec: a SIGTERM reaches the server)', () => {
+    expect(scripts['start']).toBe('exec bin/start');
+    expect(read('bin/start')).toMatch(new RegExp(`^bin/build\\nexec ${launcher} services/embedded/dist/main\\.js$`, 'm'));
   });
 
   it('spells no Node flag or allocator setting outside the launcher', () => {
@@ -141,7 +162,9 @@ describe('Dockerfile', () => {
     // Even majors are Node's LTS lines.
     const major = Number(/^node:(\d+)/.exec(nodeImage ?? '')?.[1]);
     expect(major % 2).toBe(0);
-    expect(major).toBeGreaterThanOrEqual(20);
+    expect(major).toBeGreaterThanOrEqual(24);
+    // Debian 13 (trixie): the slim image of the Debian release Node's image is built on now.
+    expect(nodeImage).toMatch(/^node:\d+\.\d+\.\d+-trixie-slim@sha256:[0-9a-f]{64}$/);
   });
 
   it('installs build tools and dev dependencies only in the build stage', () => {
@@ -583,7 +606,7 @@ describe('k8s/overlays/dev', () => {
     expect(spec.template.spec.containers).toHaveLength(1);
     const container = spec.template.spec.containers[0]!;
     expect(container.command).toEqual([`/app/${launcher}`, '--enable-source-maps', 'services/embedded/dist/main.js']);
-    expect(scriptOf('start')).toContain('services/embedded/dist/main.js');
+    expect(read('bin/start')).toContain('services/embedded/dist/main.js'); // npm start's process
     expect(container.image).toBe('formcast');
     expect(kustomization.images).toEqual([{ name: 'formcast', newName: 'formcast', newTag: release }]);
     expect(Object.keys(configMap!.data).filter((key) => !knownSettings.has(key))).toEqual([]);

@@ -380,12 +380,15 @@ function tryLock(): boolean {
   }
 }
 
+/** E2E_MODES, when set: the only modes suites run (comma-separated, e.g. `embedded`: .ci/run's fast part). */
+export const onlyModes = process.env.E2E_MODES?.split(',').map((mode) => mode.trim()).filter(Boolean);
+
 /**
- * Whether suites run the distributed mode too (E2E_DISTRIBUTED=0 leaves it out). When they
+ * Whether suites run the distributed mode too (E2E_DISTRIBUTED=0, or E2E_MODES without it, leaves it out). When they
  * do, dist/ is brought up to date while the test file loads, outside any hook's timeout;
  * a failed build fails only the distributed runs (startDistributed throws it).
  */
-export const distributedModeEnabled = process.env.E2E_DISTRIBUTED !== '0';
+export const distributedModeEnabled = process.env.E2E_DISTRIBUTED !== '0' && (!onlyModes || onlyModes.includes('distributed'));
 let buildProblem: Error | null = null;
 if (distributedModeEnabled) {
   try {

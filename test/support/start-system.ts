@@ -9,16 +9,19 @@ import { createGatewayApp, httpTimeouts, listenOn } from '@formcast/gateway';
 import { createLogger, parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
-import { distributedModeEnabled, processNameOf, startDistributed } from './start-distributed';
+import { distributedModeEnabled, onlyModes, processNameOf, startDistributed } from './start-distributed';
 
 
 export type SystemMode = 'embedded' | 'rabbitmq' | 'distributed';
 
 /**
  * Every end-to-end suite runs in these modes; `distributed` (every service a node process of
- * its own, from dist/, built first when stale) unless E2E_DISTRIBUTED=0.
+ * its own, from dist/, built first when stale) unless E2E_DISTRIBUTED=0; only those E2E_MODES
+ * names when it is set.
  */
-export const systemModes: SystemMode[] = distributedModeEnabled ? ['embedded', 'rabbitmq', 'distributed'] : ['embedded', 'rabbitmq'];
+export const systemModes: SystemMode[] = (
+  distributedModeEnabled ? (['embedded', 'rabbitmq', 'distributed'] as const) : (['embedded', 'rabbitmq'] as const)
+).filter((mode) => !onlyModes || onlyModes.includes(mode));
 
 export const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 

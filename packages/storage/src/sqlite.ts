@@ -3,7 +3,6 @@ import BetterSqlite3 from 'better-sqlite3';
 import { createLogger, type Logger } from '@formcast/platform';
 import { checkpointInBackground } from './sqlite-checkpointer';
 import { prepareSqliteFile } from './sqlite-file-modes';
-import { refuseUnsupportedSqliteRuntime } from './sqlite-runtime';
 import type { Migration, SqliteDatabase } from './sqlite-types';
 
 export type { Migration, SqliteDatabase, SqliteStatement } from './sqlite-types';
@@ -31,7 +30,6 @@ const storageLogger = () => (defaultLogger ??= createLogger({ name: 'storage' })
  * 0600 in a 0700 folder: created so, tightened if found wider (see prepareSqliteFile).
  */
 export function openSqlite(file: string, migrations: Migration[], options: SqliteOptions = {}): SqliteDatabase {
-  refuseUnsupportedSqliteRuntime();
   const inMemory = file === ':memory:' || file === '';
   if (!inMemory) prepareSqliteFile(resolve(file), options.logger ?? storageLogger());
   const db = new BetterSqlite3(file);
