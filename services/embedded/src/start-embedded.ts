@@ -22,7 +22,7 @@ export async function startEmbedded(
   options: { starters?: ServiceStarter<Bus>[] } = {},
 ): Promise<EmbeddedSystem> {
   const lifecycle = new Lifecycle(logger);
-  const adminToken = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
+  const { token: adminToken, keep: keepAdminToken } = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
   configureMetrics({ enabled: settings.METRICS_ENABLED });
 
   const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'formcast', prefix: settings.AMQP_PREFIX });
@@ -58,6 +58,7 @@ export async function startEmbedded(
     throw error;
   });
   lifecycle.onStop('http server', () => closeServer(server));
+  keepAdminToken(); // only now: a start that failed above spent no generated token
   const port = (server.address() as AddressInfo).port;
   logger.info({ port, protocol, adapters: describeAdapters(settings) }, 'formcast is listening');
   return { port, protocol, adminToken, lifecycle, stop: () => lifecycle.stop() };

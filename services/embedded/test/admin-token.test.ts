@@ -27,8 +27,12 @@ describe('resolveAdminToken', () => {
     const dataDir = newDataDir();
     const { logger, lines } = capturingLogger();
 
-    const token = resolveAdminToken(undefined, dataDir, logger);
+    const { token, keep } = resolveAdminToken(undefined, dataDir, logger);
+    expect(() => statSync(join(dataDir, 'admin-token'))).toThrow(); // not before keep()
+    expect(write).not.toHaveBeenCalled();
+    keep();
 
+    expect(write.mock.calls.map(([chunk]) => String(chunk)).join('')).toContain(token);
     expect(token.length).toBeGreaterThanOrEqual(32);
     expect(readFileSync(join(dataDir, 'admin-token'), 'utf8')).toBe(`${token}\n`);
     expect(modeOf(join(dataDir, 'admin-token'))).toBe(0o600);
@@ -44,7 +48,7 @@ describe('resolveAdminToken', () => {
     chmodSync(join(dataDir, 'admin-token'), 0o644);
     const first = capturingLogger();
 
-    expect(resolveAdminToken(undefined, dataDir, first.logger)).toBe('kept-admin-token-0123456789');
+    expect(resolveAdminToken(undefined, dataDir, first.logger).token).toBe('kept-admin-token-0123456789');
 
     expect(modeOf(join(dataDir, 'admin-token'))).toBe(0o600);
     expect(modeOf(dataDir)).toBe(0o700);
@@ -56,14 +60,18 @@ describe('resolveAdminToken', () => {
     ]);
 
     const second = capturingLogger();
-    expect(resolveAdminToken(undefined, dataDir, second.logger)).toBe('kept-admin-token-0123456789');
+    const second_ = resolveAdminToken(undefined, dataDir, second.logger);
+    second_.keep();
+    expect(second_.token).toBe('kept-admin-token-0123456789');
     expect(second.lines).toEqual([]);
     expect(write).not.toHaveBeenCalled();
   });
 
   it('uses the configured token and writes no file', () => {
     const dataDir = newDataDir();
-    expect(resolveAdminToken('configured-admin-token-0123456789', dataDir, capturingLogger().logger)).toBe('configured-admin-token-0123456789');
+    const configured = resolveAdminToken('configured-admin-token-0123456789', dataDir, capturingLogger().logger);
+    configured.keep();
+    expect(configured.token).toBe('configured-admin-token-0123456789');
     expect(() => statSync(join(dataDir, 'admin-token'))).toThrow();
   });
 });

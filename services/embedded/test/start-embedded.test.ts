@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { createLogger, parseSettings } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { connect } from 'amqplib';
@@ -34,6 +34,21 @@ describe('embedded mode', () => {
     const file = join(dataDir, 'admin-token');
     expect(readFileSync(file, 'utf8').trim()).not.toHaveLength(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('spends no generated token on a start that fails: nothing printed, nothing kept', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolveListen) => taken.listen(0, resolveListen));
+    const port = String((taken.address() as AddressInfo).port);
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      await expect(startEmbedded(parseSettings({ PORT: port, DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), logger)).rejects.toThrow();
+      expect(write.mock.calls.map(([chunk]) => String(chunk)).join('')).not.toContain('Generated an admin token');
+    } finally {
+      write.mockRestore();
+      await new Promise((closed) => taken.close(closed));
+    }
+    expect(existsSync(join(dataDir, 'admin-token'))).toBe(false);
   });
 
   it('keeps organizations, tokens and groups across a restart', async () => {
