@@ -105,10 +105,17 @@ describe('The console, /console, in a real browser (embedded)', () => {
 
     // The browser runs it under that policy without a single violation.
     const { page, context, cspViolations } = await openPage(browser);
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
     await page.goto(`${baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await saveScreenshot(page, 'csp-sign-in-page');
     expect(cspViolations).toEqual([]);
+    expect(await page.title()).toBe('Sign in · Formcast console');
+    expect(failed).toEqual([]); // the favicon too
+    expect((await fetch(`${baseUrl}/console/favicon.svg`)).status).toBe(200);
     await context.close();
   });
 
@@ -288,6 +295,15 @@ describe('The console, /console, in a real browser (embedded)', () => {
       expect(await attempts.first().textContent()).toContain('500');
       expect(await card.locator('td').nth(3).textContent()).not.toBe('—'); // the next retry's time
       await saveScreenshot(page, 'destination-failing');
+      // At 1280 px no button's label wraps onto a second line ("Redeliv|er" did).
+      const wrappedLabels = await page.$$eval('main button', (buttons) =>
+        buttons.filter((button) => {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+        }).map((button) => button.textContent),
+      );
+      expect(wrappedLabels).toEqual([]);
 
       receiver.script('/hook', answers.ok());
       await card.getByRole('button', { name: /^Redeliver delivery / }).click();

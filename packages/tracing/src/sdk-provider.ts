@@ -6,7 +6,7 @@ import { BasicTracerProvider, BatchSpanProcessor, ConsoleSpanExporter, type Span
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { batchSettingsFrom } from './export/batch-settings';
 import { WorkerSpanProcessor } from './export/worker-span-processor';
-import type { TracingOptions } from './start-tracing';
+import type { TracingOptions } from './tracing-options';
 import { formcastScope } from './tracing-state';
 import { traceExporterNames } from './tracing-requested';
 

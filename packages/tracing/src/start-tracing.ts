@@ -1,14 +1,8 @@
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { TracingOptions } from './tracing-options';
 import { markTracing, tracingOn } from './tracing-state';
 import { tracingRequested } from './tracing-requested';
 
-export interface TracingOptions {
-  /** The process's role (`gateway`, `push`, `formcast` for embedded); OTEL_SERVICE_NAME wins over it. */
-  serviceName: string;
-  env?: NodeJS.ProcessEnv;
-  /** Where spans go instead of the exporters OTEL_* names (tests: an in-memory exporter); tracing starts whatever the environment says. */
-  spanProcessor?: SpanProcessor;
-}
+export type { TracingOptions } from './tracing-options';
 
 export interface Tracing {
   /** Exports what is left, then turns tracing off. */

@@ -23,8 +23,9 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    document.title = `${pages.find((p) => p.id === page)?.title ?? ''} · Formcast console`;
-  }, [page]);
+    const title = session === null ? 'Sign in' : (pages.find((p) => p.id === page)?.title ?? '');
+    document.title = `${title} · Formcast console`;
+  }, [page, session]);
 
   const api = useMemo(() => {
     if (session === null) return null;

@@ -1,15 +1,25 @@
+import { readFileSync } from 'node:fs';
 import { Router } from 'express';
 import { openApiDocument } from './document';
 
-/** Redoc's browser bundle, served from node_modules: no CDN, nothing fetched from elsewhere. */
-const redocBundle = require.resolve('redoc/bundles/redoc.standalone.js');
+/**
+ * Redoc's browser bundle, served from node_modules: no CDN, nothing fetched from elsewhere.
+ * Its side menu always draws an attribution logo from Redoc's CDN (an <img> it hides when
+ * the load fails): the page's policy refused it, and the browser logged an error on every
+ * visit. The bundle is served with that address replaced by an empty image of its own
+ * (read once, at the first request: a gateway nobody reads the docs of never holds it).
+ */
+const redocBundlePath = require.resolve('redoc/bundles/redoc.standalone.js');
+const redocCdnLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const emptyImage = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E";
+let redocBundle: Buffer | undefined;
+const redocBundleWithoutCdn = () =>
+  (redocBundle ??= Buffer.from(readFileSync(redocBundlePath, 'utf8').replaceAll(redocCdnLogo, emptyImage)));
 
 /**
  * What the docs page may load: its own scripts and the document, nothing from another
  * origin. Redoc's styled-components writes <style> elements (style-src 'unsafe-inline'),
  * its search index runs in a worker made from a blob: URL, and its icons are data: URIs.
- * Redoc's side menu always shows an attribution logo from its CDN: the policy blocks it,
- * and Redoc hides the image when it fails to load.
  */
 const docsPolicy = [
   "default-src 'none'",
@@ -29,7 +39,7 @@ const page = `<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Formcast API</title>
+<title>Formcast API reference</title>
 <link rel="icon" href="data:,">
 </head>
 <body>
@@ -64,7 +74,8 @@ export function openApiRoutes(): Router {
   });
   router.get('/docs/redoc.standalone.js', (_req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.sendFile(redocBundle, { maxAge: '1h', headers: { 'Content-Type': 'text/javascript; charset=utf-8' } });
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/javascript').send(redocBundleWithoutCdn());
   });
   return router;
 }

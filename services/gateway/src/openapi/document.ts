@@ -38,8 +38,9 @@ function buildDocument(): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'Formcast API',
-      version: '1',
+      version: (require('../../package.json') as { version: string }).version,
       description: [
+        'Formcast speaks the public API of Device Magic, the hosted field-forms product (its API documentation: https://github.com/devicemagic/forms_api_docs), so integrators\' code written against that product runs against Formcast unchanged.',
         'Every generation of the Formcast HTTP API: the first (the 2018 client), the second and v3, bulk dispatch, the device side and administration.',
         'Organization routes authenticate with an API token as the HTTP Basic user name (any password); the device side with the device secret as a Bearer token; /admin with the admin token as a Bearer token.',
         'Many paths answer JSON or XML: a `.json`/`.xml` suffix picks the format, else Content-Type (writes) or Accept, else the endpoint\'s default (`x-formcast-suffixes` lists the suffixes a path takes). XML documents are described in words, not schematised.',

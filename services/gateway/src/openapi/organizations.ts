@@ -119,7 +119,7 @@ const oneshotFormsXml = '`<forms type="array"><form><description/><device-id typ
 
 export const organizationPaths: PathTable = {
   '/organizations/{orgId}/groups': {
-    get: groupOperations.list('Spec 4.2.'),
+    get: groupOperations.list('The first generation\'s list: every group of the organization, unpaged.'),
     post: groupOperations.create(),
   },
   '/organizations/{orgId}/groups/{groupId}': {
