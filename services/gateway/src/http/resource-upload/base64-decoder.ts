@@ -60,8 +60,9 @@ export class Base64Decoder {
   constructor(options: Base64DecoderOptions) {
     this.table = options.spaceIsPlus ? formSextets : jsonSextets;
     this.maxBytes = options.maxBytes;
-    // allocUnsafe: a large buffer costs no memory until its pages are written.
-    this.buffer = Buffer.allocUnsafe(Math.min(options.sizeHint ?? unknownSizeStartBytes, this.maxBytes));
+    // allocUnsafeSlow: a large buffer costs no memory until its pages are written, and never
+    // a slice of the shared pool (64 KiB from Node 24), which a long upload would pin.
+    this.buffer = Buffer.allocUnsafeSlow(Math.min(options.sizeHint ?? unknownSizeStartBytes, this.maxBytes));
   }
 
   /** Whether the text was Base64; meaningful once ended. */
@@ -146,7 +147,7 @@ export class Base64Decoder {
 
   /** A larger buffer holding the `kept` bytes so far: double the size, or what is needed. */
   private grow(kept: number, needed: number): Buffer {
-    const next = Buffer.allocUnsafe(Math.min(Math.max(needed, 2 * this.buffer.length), this.maxBytes));
+    const next = Buffer.allocUnsafeSlow(Math.min(Math.max(needed, 2 * this.buffer.length), this.maxBytes));
     this.buffer.copy(next, 0, 0, kept);
     this.buffer = next;
     return next;
