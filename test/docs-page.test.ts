@@ -54,7 +54,11 @@ describe('The docs page (/docs) in a headless Chromium', () => {
 
     expect(rendered.length).toBe(operations.length);
     expect(paths.filter((path) => !endpoints.includes(path))).toEqual([]);
-    expect(await page.title()).toBe('Formcast API');
+    expect(await page.title()).toBe('Formcast API reference');
+    // The heading names the release, not a made-up "1", and the product the API is compatible with.
+    const release = (require('../services/gateway/package.json') as { version: string }).version;
+    expect(await page.locator('h1').first().textContent()).toBe(`Formcast API (${release})`);
+    expect(await page.getByText('Device Magic', { exact: false }).count()).toBeGreaterThan(0);
     expect(problems).toEqual([]);
     expect(foreign).toEqual([]);
 
