@@ -15,10 +15,15 @@ export class MongoDirectoryDb {
   constructor(
     readonly connection: Connection,
     readonly models: DirectoryModels,
-    /** The collections exist: await it before the first operation (see MongoStore). */
-    readonly ready: Promise<void>,
+    /** The store's start (collections, indexes, migrations): await it before the first operation (see MongoStore.start). */
+    private readonly started: () => Promise<void>,
     private readonly inTransaction: <T>(change: (session: ClientSession) => Promise<T>) => Promise<T>,
   ) {}
+
+  /** The store's start: await it before the first operation. */
+  get ready(): Promise<void> {
+    return this.started();
+  }
 
   /** Several documents changed together, or not at all. */
   transaction<T>(change: (session: ClientSession) => Promise<T>): Promise<T> {
@@ -105,8 +110,13 @@ export class MongoDirectoryDb {
     return (await query).map(toRecord);
   }
 
-  nextId(collection: string, session?: ClientSession): Promise<number> {
-    return nextMongoId(this.connection, collection, session);
+  /**
+   * The collection's next id. Taken outside the transaction whatever `_inTransaction` says
+   * (see nextMongoId): a counter written inside transactions would make every organization's
+   * creations conflict with each other.
+   */
+  nextId(collection: string, _inTransaction?: ClientSession): Promise<number> {
+    return nextMongoId(this.connection, collection);
   }
 
   async requireOrganization(orgId: number, session: Session): Promise<void> {

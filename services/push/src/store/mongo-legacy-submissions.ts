@@ -37,7 +37,7 @@ export async function moveLegacySubmissions(connection: Connection, models: Push
       if (!oneshot) return;
       const submittedAt = old.submittedAt.toISOString();
       const moved: Submission = {
-        id: await nextMongoId(connection, 'submissions', session),
+        id: await nextMongoId(connection, 'submissions'),
         orgId: old.orgId,
         deviceId: old.deviceId,
         deviceIdentifier: oneshot.deviceIdentifier,
