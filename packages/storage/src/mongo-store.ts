@@ -118,6 +118,20 @@ export abstract class MongoStore<M extends MongoModels> {
     await this.connection.close();
   }
 
+  /**
+   * Several reads from one snapshot (a count and its page, as SQLite answers them from one
+   * read transaction): a snapshot session (MongoDB 5.0, a replica set: what `start` checks).
+   */
+  protected async snapshotRead<T>(read: (session: ClientSession) => Promise<T>): Promise<T> {
+    await this.ready;
+    const session = await this.connection.startSession({ snapshot: true });
+    try {
+      return await read(session);
+    } finally {
+      await session.endSession();
+    }
+  }
+
   /** `change` in one transaction (retried by the driver on transient errors), once started. */
   protected async transaction<T>(change: (session: ClientSession) => Promise<T>): Promise<T> {
     await this.ready;

@@ -160,6 +160,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     if (oneshotIds.length === 0) return [];
     await this.ready;
     return this.transaction(async (session) => {
+      // oneshots: by _id.
       const docs = await this.models.Oneshot.find({ _id: { $in: oneshotIds } })
         .sort({ _id: 1 })
         .session(session)
@@ -201,6 +202,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
 
   async getSubmission(orgId: number, submissionId: number): Promise<Submission | null> {
     await this.ready;
+    // form_submissions: by _id.
     const doc = await this.models.Submission.findOne({ _id: submissionId, orgId }).lean<SubmissionDoc>();
     return doc ? submissionFromDoc(doc) : null;
   }
@@ -222,11 +224,13 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
       ...(query.deviceIdentifier === undefined ? {} : { deviceIdentifier: query.deviceIdentifier }),
       ...(Object.keys(submittedAt).length === 0 ? {} : { submittedAt }),
     };
-    // MongoDB reads limit(0) as "no limit"; the query's limit is at least 1.
-    const [total, docs] = await Promise.all([
-      this.models.Submission.countDocuments(filter),
-      this.models.Submission.find(filter).sort({ _id: 1 }).skip(query.offset).limit(query.limit).lean<SubmissionDoc[]>(),
-    ]);
+    // MongoDB reads limit(0) as "no limit"; the query's limit is at least 1. The count and the
+    // page from one snapshot, as SQLite answers them. form_submissions: { orgId, formId, _id },
+    // or { orgId, formId, deviceIdentifier, _id } with a device.
+    const { total, docs } = await this.snapshotRead(async (session) => ({
+      total: await this.models.Submission.countDocuments(filter).session(session),
+      docs: await this.models.Submission.find(filter).sort({ _id: 1 }).skip(query.offset).limit(query.limit).session(session).lean<SubmissionDoc[]>(),
+    }));
     return { total, submissions: docs.map(submissionFromDoc) };
   }
 
@@ -238,16 +242,19 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   async listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage> {
     await this.ready;
     const filter = { orgId, state: 'outstanding' as const, ...(deviceId === null ? {} : { deviceId }) };
-    const [total, docs] = await Promise.all([
-      this.models.Oneshot.countDocuments(filter),
-      this.models.Oneshot.find(filter, { payload: 0 }).sort({ _id: 1 }).skip(offset).limit(limit).lean<Array<Omit<OneshotDoc, 'payload'>>>(),
-    ]);
+    // One snapshot for the count and the page. oneshots: { orgId, deviceId, state, _id } with a
+    // device, { orgId, state, _id } without.
+    const { total, docs } = await this.snapshotRead(async (session) => ({
+      total: await this.models.Oneshot.countDocuments(filter).session(session),
+      docs: await this.models.Oneshot.find(filter, { payload: 0 }).sort({ _id: 1 }).skip(offset).limit(limit).session(session).lean<Array<Omit<OneshotDoc, 'payload'>>>(),
+    }));
     return { total, dispatches: docs.map(dispatchFromDoc) };
   }
 
   async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
     if (limit <= 0) return [];
     await this.ready;
+    // oneshots: the partial { scheduledAt, _id } (its filter, state and `unreleased`, is in the query).
     const docs = await this.models.Oneshot.find({ state: 'outstanding', ...unreleased, scheduledAt: { $lte: new Date(now) } }, { payload: 0 })
       .sort({ scheduledAt: 1, _id: 1 })
       .limit(limit)
@@ -262,6 +269,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     let left = limit;
     while (left > 0) {
       const size = Math.min(this.pageSize, left);
+      // oneshots: { orgId, state, _id }.
       const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', ...released, _id: { $gt: after } }, summaryProjection)
         .sort({ _id: 1 })
         .limit(size)
@@ -280,6 +288,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     // MongoDB reads limit(0) as "no limit".
     if (limit <= 0) return [];
     await this.ready;
+    // outbox: the _id index.
     const docs = await this.models.Outbox.find().sort({ _id: 1 }).limit(limit).lean<OutboxDoc[]>();
     return docs.map((doc) => ({ seq: doc._id, event: doc.event }));
   }
@@ -351,6 +360,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   }
 
   private async appliedCommand(commandId: string, session?: ClientSession): Promise<Pick<AppliedCommandDoc, 'oneshotIds'> | null> {
+    // applied_commands: by _id.
     return this.models.AppliedCommand.findById(commandId, { oneshotIds: 1 })
       .session(session ?? null)
       .lean<Pick<AppliedCommandDoc, 'oneshotIds'>>();
@@ -388,6 +398,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   }
 
   private async load(orgId: number, oneshotId: number, session?: ClientSession): Promise<Oneshot | null> {
+    // oneshots: by _id.
     const doc = await this.models.Oneshot.findOne({ _id: oneshotId, orgId })
       .session(session ?? null)
       .lean<OneshotDoc>();
@@ -414,6 +425,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
 
   /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later). */
   private async loadOutstanding(orgId: number, deviceId: number, { releasedOnly }: { releasedOnly: boolean }, session?: ClientSession): Promise<Oneshot[]> {
+    // oneshots: { orgId, deviceId, state, _id }.
     const docs = await this.models.Oneshot.find({ orgId, deviceId, state: 'outstanding', ...(releasedOnly ? released : {}) })
       .sort({ _id: 1 })
       .session(session ?? null)
