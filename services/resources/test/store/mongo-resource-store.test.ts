@@ -98,40 +98,6 @@ describeWithMongo('MongoResourceStore', (mongo) => {
     }
   });
 
-  it('applies a create once when two deliveries of it run at the same time (the unique { orgId, commandId })', async () => {
-    const store = await freshStore();
-    const commandId = randomUUID();
-    const file = { originalFilename: 'a.txt', contentType: 'text/plain', bytes: Buffer.from('one'), sha256: 'x', identifier: randomUUID(), contentSummary: [] };
-    try {
-      const [a, b] = await Promise.all([
-        store.createResource(4, { description: '', file }, commandId),
-        store.createResource(4, { description: '', file }, commandId),
-      ]);
-      expect(a.id).toBe(b.id);
-      expect(await store.listResources(4)).toHaveLength(1);
-    } finally {
-      await store.close();
-    }
-  });
-
-  it('applies an update once when two deliveries of it run at the same time (version + 1, not + 2)', async () => {
-    const store = await freshStore();
-    const file = (text: string) => ({ originalFilename: 'a.txt', contentType: 'text/plain', bytes: Buffer.from(text), sha256: 'x', identifier: randomUUID(), contentSummary: [] });
-    try {
-      const created = await store.createResource(5, { description: '', file: file('one') }, randomUUID());
-      const commandId = randomUUID();
-      const [a, b] = await Promise.all([
-        store.updateResource(5, created.id, { file: file('two') }, commandId),
-        store.updateResource(5, created.id, { file: file('two') }, commandId),
-      ]);
-      expect([a.version, b.version]).toEqual([1, 1]);
-      expect((await store.getResource(5, created.id))?.version).toBe(1);
-      expect((await store.readResourceFile(5, created.id))?.bytes.toString()).toBe('two');
-    } finally {
-      await store.close();
-    }
-  });
-
   it('finds the resources by id and by command id through their indexes (explain)', async () => {
     const dbName = freshDatabase();
     const connection = await connectMongo(mongo.url(), { dbName });
