@@ -59,8 +59,10 @@ export class MongoDirectoryDb {
    * A create applied once per command id (see FormStore.create, GroupStore.create): in one
    * transaction, the records it applied before (`replay`, from the ids recorded), or `create`
    * and its command id recorded with the ids it made. Two duplicates racing each other both
-   * insert the record's `_id`: one commits, the other is retried by the driver (a write
-   * conflict) or fails on the unique `_id` and runs once more, finding the record.
+   * insert the command's `applied_commands` document (its `_id` is the command id): one
+   * commits, the other is retried by the driver (a write conflict) or fails on the unique
+   * `_id` and runs once more, finding the record; what it had created rolls back with it
+   * (its ids, taken outside the transaction, stay unused: see nextId).
    */
   async createOnce<T>(
     orgId: number,
@@ -71,6 +73,7 @@ export class MongoDirectoryDb {
     const { AppliedCommand } = this.models;
     const attempt = () =>
       this.transaction(async (session) => {
+        // applied_commands: by _id.
         const applied = await AppliedCommand.findOne({ _id: commandId, orgId }).session(session).lean<AppliedCommandDoc>();
         if (applied) return replay(applied.createdIds, session);
         const { answer, createdIds } = await create(session);
@@ -120,6 +123,7 @@ export class MongoDirectoryDb {
   }
 
   async requireOrganization(orgId: number, session: Session): Promise<void> {
+    // organizations: by _id.
     if (!(await this.models.Organization.exists({ _id: orgId }).session(session))) {
       throw organizationNotFound(orgId);
     }
@@ -130,6 +134,7 @@ export class MongoDirectoryDb {
     // The three models answer this query alike; one model type spares TypeScript merging
     // their overloads into a union it cannot call.
     const model = this.models[kind] as unknown as DirectoryModels['Form'];
+    // forms, devices, groups: by _id (orgId checked on those documents).
     const found = await model
       .find({ orgId, _id: { $in: ids } }, { _id: 1 })
       .session(session)
@@ -149,6 +154,7 @@ export class MongoDirectoryDb {
    */
   async lockGroup(orgId: number, groupId: number, session: ClientSession): Promise<GroupDoc | null> {
     const { Group } = this.models;
+    // groups: by _id.
     const group = await Group.findOne({ _id: groupId, orgId }).session(session).lean<GroupDoc>();
     if (group && !group.isDefault) {
       await Group.updateOne({ _id: groupId, orgId }, { $inc: { changeCount: 1 } }, { session });
