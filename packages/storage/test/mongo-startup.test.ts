@@ -1,5 +1,6 @@
 import mongoose, { type Connection, type Model } from 'mongoose';
-import { MongoStartRefused, MongoStore, mongoServerRefusal, retryStart } from '../src';
+import { mongo } from 'mongoose';
+import { isMongoDuplicateKey, MongoStartRefused, MongoStore, mongoServerRefusal, retryStart } from '../src';
 
 describe('mongoServerRefusal (the `hello` answer a store starts on)', () => {
   // The shapes MongoDB 7 answers `hello` with (trimmed to the fields read).
@@ -118,5 +119,19 @@ describe('MongoStore.start without a usable server', () => {
     const second = store.start();
     expect(second).not.toBe(first);
     await expect(second).rejects.toThrow();
+  });
+});
+
+describe('isMongoDuplicateKey', () => {
+  it("knows the driver's E11000 (a unique index refused the write), and nothing else", () => {
+    const duplicate = new mongo.MongoServerError({
+      code: 11000,
+      errmsg: 'E11000 duplicate key error collection: resources.resources index: orgId_1_commandId_1 dup key: { orgId: 1, commandId: "c" }',
+      keyPattern: { orgId: 1, commandId: 1 },
+    });
+    expect(isMongoDuplicateKey(duplicate)).toBe(true);
+    expect(isMongoDuplicateKey(new mongo.MongoServerError({ code: 112, errmsg: 'WriteConflict' }))).toBe(false);
+    expect(isMongoDuplicateKey(new Error('E11000 in a message only'))).toBe(false);
+    expect(isMongoDuplicateKey(null)).toBe(false);
   });
 });
