@@ -27,7 +27,7 @@ export abstract class MongoStore<M extends MongoModels> {
   ) {
     this.models = registerModels(connection);
     // A retried failure is said on stderr (no logger reaches a store); the last one rejects the start.
-    this.startOptions = { onRetry: (message) => console.warn(message), ...startOptions };
+    this.startOptions = { onRetry: (message) => process.stderr.write(`${message}\n`), ...startOptions };
   }
 
   private readonly startOptions: StartRetryOptions;
