@@ -12,8 +12,10 @@ export interface MongoOptions {
   dbName?: string;
   /**
    * Let mongoose build the schemas' indexes in the background when their models are
-   * registered (off by default). A store builds them itself, in its start, which it waits for
-   * and which fails loudly (see MongoStore.start): mongoose's background build drops its errors.
+   * registered (on by default). A MongoStore builds them again in its start, which it awaits
+   * and which fails loudly (see MongoStore.start), so its indexes never depend on this
+   * background build, whose errors mongoose drops. Stays on for what is not a MongoStore
+   * (the Idempotency-Keys of `@formcast/idempotency`, whose `init()` builds them this way).
    */
   autoIndex?: boolean;
   /** How long an operation waits for a usable server before failing. */
@@ -27,7 +29,7 @@ export interface MongoOptions {
 export async function connectMongo(url: string, options: MongoOptions = {}): Promise<Connection> {
   const { default: mongoose } = await import('mongoose');
   const connection = mongoose.createConnection(url, {
-    autoIndex: options.autoIndex ?? false,
+    autoIndex: options.autoIndex ?? true,
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 10_000,
     ...(options.dbName === undefined ? {} : { dbName: options.dbName }),
   });
