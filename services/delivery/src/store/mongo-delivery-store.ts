@@ -83,6 +83,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   }
 
   async updateDestination(orgId: number, formId: number, destinationId: number, change: DestinationChange): Promise<Destination> {
+    let turnedOn = false;
     const updated = await this.transaction(async (session) => {
       const current = await this.destinationDoc(orgId, formId, destinationId, session);
       if (!current) throw destinationNotFound(destinationId);
@@ -91,7 +92,8 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       if (change.description !== undefined) set.description = change.description;
       if (change.transport) set.transportParameters = JSON.stringify(change.transport.parameters);
       const { Destination } = this.models;
-      if (change.active === true && !current.active) {
+      turnedOn = change.active === true && !current.active;
+      if (turnedOn) {
         Object.assign(set, { active: true, deactivatedReason: null, deactivatedAt: null, failingSince: null });
       } else if (change.active === false && current.active) {
         await this.deactivate(destinationId, null, now, session);
@@ -102,7 +104,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     });
     // Turned on: its deliveries held without a due time (redelivered while it was off, or held
     // by a release before issue 28) are due now, a batch at a time, after the commit.
-    if (change.active === true) await this.resumeHeld(destinationId, new Date());
+    if (turnedOn) await this.resumeHeld(destinationId, new Date());
     return updated;
   }
 
