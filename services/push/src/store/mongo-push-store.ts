@@ -407,10 +407,10 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
 
   private async loadSubmission(orgId: number, key: SubmissionKey, session?: ClientSession): Promise<Submission | null> {
     // The partial unique indexes { orgId, oneshotId } and { orgId, deviceId, clientSubmissionId }.
-    // A partial index serves a query only when the query's filter implies the index's
-    // `partialFilterExpression`; MongoDB's planner does not derive `$type: 'number'` from an
-    // equality, so each filter says it itself (without it: a scan of the organization's
-    // submissions, inside the submit's transaction).
+    // A partial index serves a query that contains its `partialFilterExpression` (MongoDB's
+    // documentation); that the planner derives `$type` from an equality is documented nowhere,
+    // so each filter says it itself (else, possibly: a scan of the organization's submissions,
+    // inside the submit's transaction). The Mongo suite checks the plan (explain).
     // (mongoose's types lack the alias 'number', which MongoDB reads as any numeric type, as the index does.)
     const filter = (
       'oneshotId' in key
