@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { AppError } from '@formcast/platform';
+import { retryStart, type StartRetryOptions } from '@formcast/storage';
 import type { ClaimOutcome, IdempotencyStore, KeyRequest, StoredReply } from './idempotency-store';
 import { MongoKeyCollection } from './mongo-key-collection';
 
@@ -28,6 +29,17 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   ) {
     this.keys = new MongoKeyCollection(connection);
     this.ownsConnection = options.ownsConnection ?? true;
+  }
+
+  /**
+   * The collection and its indexes in place, retried, or a rejection saying why: `openStore`
+   * awaits it, so a service does not start (nor report ready) without them (as MongoStore.start).
+   */
+  start(retry: StartRetryOptions = {}): Promise<void> {
+    return retryStart("The Idempotency-Keys' start", () => this.keys.ready, {
+      onRetry: (message) => process.stderr.write(`${message}\n`),
+      ...retry,
+    });
   }
 
   claim(orgId: number, key: string, fingerprint: string, commandId: string, now: Date): Promise<ClaimOutcome> {

@@ -20,13 +20,31 @@ export function isDuplicateKey(error: unknown): boolean {
  */
 export class MongoKeyCollection {
   readonly model: Model<IdempotencyKeyDoc>;
-  /** The collection and its indexes, created before the first transaction uses them. */
-  readonly ready: Promise<unknown>;
+  private building: Promise<void> | undefined;
 
   constructor(connection: Connection) {
     this.model = idempotencyKeyModel(connection);
-    this.ready = this.model.init();
-    this.ready.catch(() => undefined); // reported by the first operation that awaits it
+  }
+
+  /**
+   * The collection and its indexes (the unique {orgId, key}, the TTL), created before the
+   * first operation uses them; awaited by `MongoIdempotencyStore.start` at open. Built here,
+   * not by mongoose's background `init()`, whose failure is memoized and dropped (one error
+   * during an election left the keys failing until a restart): a failed build is not kept,
+   * the next await builds again.
+   */
+  get ready(): Promise<void> {
+    if (!this.building) {
+      const building = (async () => {
+        await this.model.createCollection();
+        await this.model.createIndexes();
+      })();
+      this.building = building;
+      building.catch(() => {
+        if (this.building === building) this.building = undefined;
+      });
+    }
+    return this.building;
   }
 
   /** What a claim of the key decides, on the document as it is read now (see decideClaim). */

@@ -24,4 +24,16 @@ describeWithMongo('MongoIdempotencyStore', (mongo) => {
       await store.close();
     }
   });
+
+  it('builds them at start, before any claim, even with mongoose background index build off', async () => {
+    const connection = await connectMongo(mongo.url(), { dbName: freshDatabase(), autoIndex: false });
+    const store = new MongoIdempotencyStore(connection);
+    try {
+      await store.start();
+      const indexes = await connection.collection('idempotency_keys').indexes();
+      expect(indexes).toEqual(expect.arrayContaining([expect.objectContaining({ key: { orgId: 1, key: 1 }, unique: true })]));
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -8,3 +8,5 @@ export * from './registered-model';
 export * from './open-store';
 export * from './sqlite-queries';
 export { closeSqlite, sqliteCheckpointer } from './sqlite-checkpointer';
+export * from './mongo-gridfs';
+export * from './mongo-startup';

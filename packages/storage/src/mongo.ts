@@ -1,4 +1,4 @@
-import type { ClientSession, Connection, Model } from 'mongoose';
+import type { Connection, Model } from 'mongoose';
 
 /*
  * Only types come from mongoose at the top of this module: `@formcast/storage` re-exports it,
@@ -11,8 +11,11 @@ export interface MongoOptions {
   /** The database to use; defaults to the one named in the URL. */
   dbName?: string;
   /**
-   * Build the schemas' indexes when their models are registered. Mongoose's default (on)
-   * suits development and tests; production turns it off and runs `syncIndexes()` at deploy.
+   * Let mongoose build the schemas' indexes in the background when their models are
+   * registered (on by default). A MongoStore builds them again in its start, which it awaits
+   * and which fails loudly (see MongoStore.start), so its indexes never depend on this
+   * background build, whose errors mongoose drops. Stays on for what is not a MongoStore
+   * (the Idempotency-Keys of `@formcast/idempotency`, whose `init()` builds them this way).
    */
   autoIndex?: boolean;
   /** How long an operation waits for a usable server before failing. */
@@ -51,21 +54,23 @@ export function mongoCounterModel(connection: Connection): Model<CounterDoc> {
 }
 
 /**
- * The next integer id of a collection (1, 2, 3...), from the `counters` collection. Pass the
- * session to take the id inside a transaction (it is then given back if the transaction aborts).
+ * The next integer id of a collection (1, 2, 3...), from its document in the `counters`
+ * collection; with `count`, the first of that many consecutive ids.
+ *
+ * Never inside a transaction, on purpose. A counter incremented inside a transaction is held
+ * by it until it commits: every other transaction taking an id of that collection (every
+ * organization's) then fails with a write conflict and is retried, so all such writes run one
+ * at a time. Taken here, the increment is its own short write; transactions never conflict on
+ * it. The price: an id taken by a transaction that then aborts (or is retried) is not used,
+ * a gap. Ids stay unique and increasing; they were never consecutive within an organization,
+ * since all organizations share each sequence.
  */
-export async function nextMongoId(
-  connection: Connection,
-  name: string,
-  session?: ClientSession,
-): Promise<number> {
+export async function nextMongoId(connection: Connection, name: string, count = 1): Promise<number> {
+  if (!Number.isInteger(count) || count < 1) throw new Error(`Cannot take ${count} ids of the counter "${name}"`);
   const counter = await mongoCounterModel(connection)
-    .findOneAndUpdate(
-      { _id: name },
-      { $inc: { value: 1 } },
-      { upsert: true, returnDocument: 'after', session: session ?? null },
-    )
+    // counters: by _id (the _id index); no session, see above.
+    .findOneAndUpdate({ _id: name }, { $inc: { value: count } }, { upsert: true, returnDocument: 'after', session: null })
     .lean();
   if (!counter) throw new Error(`The counter "${name}" returned no value`);
-  return counter.value;
+  return counter.value - count + 1;
 }

@@ -7,7 +7,7 @@ export interface StoreSettings {
   mongoUrl?: string | undefined;
   /** The service's own database on that server (default: the service's name). */
   mongoDbName?: string;
-  /** Build indexes at start (see `connectMongo`); off in production, where `syncIndexes()` runs at deploy. */
+  /** Mongoose's background index build (see `connectMongo`); the store's start builds them either way. */
   mongoAutoIndex?: boolean;
   /** e.g. `join(DATA_DIR, 'push.sqlite')`; created with its folder if missing. */
   sqliteFile: string;
@@ -18,7 +18,9 @@ export interface StoreAdapters<S> {
   mongoDbName: string;
   sqlite(file: string): S;
   /**
-   * Called only with `mongoUrl` set. Load the Mongo adapter inside it with `require`, so a
+   * Called only with `mongoUrl` set. When the store has a `start()` (every MongoStore does),
+   * `openStore` awaits it: the store is answered only once its indexes and migrations are in
+   * place, and a start that fails closes the connection and rejects (see MongoStore.start). Load the Mongo adapter inside it with `require`, so a
    * process on SQLite never loads it, its models or mongoose. `require`, not `import()`: tsc
    * keeps `import()` as Node's own in this CommonJS output, where a relative path needs its
    * `.js` extension, which jest (running the `.ts` sources) cannot resolve.
@@ -31,10 +33,13 @@ export async function openStore<S>(settings: StoreSettings, adapters: StoreAdapt
   if (!settings.mongoUrl) return adapters.sqlite(settings.sqliteFile);
   const connection = await connectMongo(settings.mongoUrl, {
     dbName: settings.mongoDbName ?? adapters.mongoDbName,
-    autoIndex: settings.mongoAutoIndex ?? true,
+    ...(settings.mongoAutoIndex === undefined ? {} : { autoIndex: settings.mongoAutoIndex }),
   });
   try {
-    return adapters.mongo(connection);
+    const store = adapters.mongo(connection);
+    const { start } = store as { start?: unknown };
+    if (typeof start === 'function') await (start as () => Promise<void>).call(store);
+    return store;
   } catch (error) {
     await connection.close();
     throw error;

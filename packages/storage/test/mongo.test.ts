@@ -31,15 +31,38 @@ describeWithMongo('MongoDB helpers', (mongo) => {
     expect([...ids].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
-  it('takes part in a transaction: an aborted one gives its id back', async () => {
-    const name = uniqueName('transactional');
+  it('gives the first of `count` consecutive ids, and the next call the one after them', async () => {
+    const name = uniqueName('block');
+    expect(await nextMongoId(connection, name, 3)).toBe(1);
+    expect(await nextMongoId(connection, name)).toBe(4);
+  });
+
+  it('never joins a transaction: an id taken by an aborted one stays taken (a gap), and no transaction holds the counter', async () => {
+    const name = uniqueName('outside');
     await nextMongoId(connection, name);
     await expect(
-      connection.transaction(async (session) => {
-        expect(await nextMongoId(connection, name, session)).toBe(2);
+      connection.transaction(async () => {
+        expect(await nextMongoId(connection, name)).toBe(2);
         throw new Error('change refused');
       }),
     ).rejects.toThrow('change refused');
-    expect(await nextMongoId(connection, name)).toBe(2);
+    expect(await nextMongoId(connection, name)).toBe(3);
+  });
+
+  it('lets two open transactions each take an id without a write conflict', async () => {
+    const name = uniqueName('concurrent');
+    const inBoth = await Promise.all([
+      connection.transaction(async (session) => {
+        const id = await nextMongoId(connection, name);
+        await connection.collection(name).insertOne({ _id: id as never }, { session });
+        return id;
+      }),
+      connection.transaction(async (session) => {
+        const id = await nextMongoId(connection, name);
+        await connection.collection(name).insertOne({ _id: id as never }, { session });
+        return id;
+      }),
+    ]);
+    expect(new Set(inBoth).size).toBe(2);
   });
 });

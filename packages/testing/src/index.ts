@@ -7,3 +7,4 @@ export * from './delete-test-topology';
 export * from './gate';
 export * from './mongo-test-databases';
 export * from './app-error-of';
+export * from './mongo-explain';

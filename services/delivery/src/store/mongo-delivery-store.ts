@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MongoStore, nextMongoId } from '@formcast/storage';
+import { isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
 import type { ClientSession, Connection, QueryFilter } from 'mongoose';
 import type { AttemptOutcome, DestinationHealthChange } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
@@ -10,12 +10,18 @@ import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, ty
 import { deliveryModels, type DeliveryDoc, type DeliveryModels, type DestinationDoc } from './mongo-models';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
 
-const duplicateKey = 11000;
-
 /**
  * The delivery store on MongoDB (distributed mode): `destinations`, and `deliveries` with
  * their attempts inside. Leases are conditional updates, so any number of replicas can
  * claim at once; changes spanning both collections run in transactions (a replica set).
+ *
+ * No transaction touches a destination's whole delivery log: it may be long, and a
+ * transaction must finish within MongoDB's 60 s lifetime (`transactionLifetimeLimitSeconds`)
+ * and stay small in the oplog. Deleting a destination removes its deliveries in batches
+ * first; turning a destination off changes the destination only (its `active` flag is what
+ * holds its deliveries: `dueDeliveries` selects those of active destinations only, and the
+ * delivery log shows a pending delivery of an inactive one without a due time, as SQLite
+ * stores it); turning it back on gives held deliveries without a due time one, in batches.
  */
 export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements DeliveryStore {
   constructor(
@@ -68,7 +74,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       await Destination.create(doc);
     } catch (error) {
       // The same command handled by another replica at the same time.
-      if (!isDuplicateKey(error)) throw error;
+      if (!isMongoDuplicateKey(error)) throw error;
       const first = await Destination.findOne({ orgId: input.orgId, commandId }).lean<DestinationDoc>();
       if (!first) throw error;
       return this.fromDoc(first);
@@ -77,21 +83,18 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   }
 
   async updateDestination(orgId: number, formId: number, destinationId: number, change: DestinationChange): Promise<Destination> {
-    return this.transaction(async (session) => {
+    let turnedOn = false;
+    const updated = await this.transaction(async (session) => {
       const current = await this.destinationDoc(orgId, formId, destinationId, session);
       if (!current) throw destinationNotFound(destinationId);
       const now = new Date();
       const set: Partial<DestinationDoc> = { updatedAt: now };
       if (change.description !== undefined) set.description = change.description;
       if (change.transport) set.transportParameters = JSON.stringify(change.transport.parameters);
-      const { Destination, Delivery } = this.models;
-      if (change.active === true && !current.active) {
+      const { Destination } = this.models;
+      turnedOn = change.active === true && !current.active;
+      if (turnedOn) {
         Object.assign(set, { active: true, deactivatedReason: null, deactivatedAt: null, failingSince: null });
-        await Delivery.updateMany(
-          { destinationId, status: 'pending', nextAttemptAt: null },
-          { $set: { nextAttemptAt: now } },
-          { session },
-        );
       } else if (change.active === false && current.active) {
         await this.deactivate(destinationId, null, now, session);
       }
@@ -99,6 +102,23 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       if (!after) throw destinationNotFound(destinationId);
       return this.fromDoc(after);
     });
+    // Turned on: its deliveries held without a due time (redelivered while it was off, or held
+    // by a release before issue 28) are due now, a batch at a time, after the commit.
+    if (turnedOn) await this.resumeHeld(destinationId, new Date());
+    return updated;
+  }
+
+  /** The pending deliveries of a destination with no due time, due at `at`, `deleteBatch` at a time. */
+  private async resumeHeld(destinationId: number, at: Date): Promise<void> {
+    const { Delivery } = this.models;
+    const held = { destinationId, status: 'pending' as const, nextAttemptAt: null };
+    for (;;) {
+      // deliveries: { destinationId, _id } (the rest of the filter on those documents).
+      const batch = await Delivery.find(held, { _id: 1 }).limit(deleteBatch).lean<Array<{ _id: number }>>();
+      if (batch.length === 0) return;
+      await Delivery.updateMany({ _id: { $in: batch.map((doc) => doc._id) }, ...held }, { $set: { nextAttemptAt: at } });
+      if (batch.length < deleteBatch) return;
+    }
   }
 
   async rotateSecret(orgId: number, formId: number, destinationId: number, overlapMs: number, commandId: string): Promise<Destination> {
@@ -124,12 +144,33 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     });
   }
 
+  /**
+   * Its deliveries a batch at a time (the log may be long: one transaction would outgrow
+   * MongoDB's 60 s transaction lifetime), then the destination with whatever came meanwhile,
+   * in one transaction, then once more whatever a `createDeliveries` racing the delete
+   * inserted after that transaction's snapshot (see createDeliveries for the other half).
+   */
   async deleteDestination(orgId: number, formId: number, destinationId: number): Promise<void> {
+    if (!(await this.destinationDoc(orgId, formId, destinationId))) throw destinationNotFound(destinationId);
+    await this.deleteDeliveriesOf([destinationId]);
     await this.transaction(async (session) => {
       const deleted = await this.models.Destination.deleteOne({ _id: destinationId, orgId, formId }, { session });
       if (deleted.deletedCount === 0) throw destinationNotFound(destinationId);
       await this.models.Delivery.deleteMany({ destinationId }, { session });
     });
+    await this.models.Delivery.deleteMany({ destinationId });
+  }
+
+  /** The deliveries of these destinations, `deleteBatch` at a time, each batch its own write. */
+  private async deleteDeliveriesOf(destinationIds: number[]): Promise<void> {
+    const { Delivery } = this.models;
+    for (;;) {
+      // deliveries: { destinationId, _id }.
+      const batch = await Delivery.find({ destinationId: { $in: destinationIds } }, { _id: 1 }).limit(deleteBatch).lean<Array<{ _id: number }>>();
+      if (batch.length === 0) return;
+      await Delivery.deleteMany({ _id: { $in: batch.map((doc) => doc._id) } });
+      if (batch.length < deleteBatch) return;
+    }
   }
 
   async deleteFormDestinations(orgId: number, formId: number): Promise<number> {
@@ -138,17 +179,14 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     const destinationIds = (await Destination.find({ orgId, formId }, { _id: 1 }).lean<Array<{ _id: number }>>()).map((doc) => doc._id);
     if (destinationIds.length === 0) return 0;
     // The deliveries first, a batch at a time (a form's log may be long), then the
-    // destinations with whatever came meanwhile, in one transaction.
-    for (;;) {
-      const batch = await Delivery.find({ destinationId: { $in: destinationIds } }, { _id: 1 }).limit(deleteBatch).lean<Array<{ _id: number }>>();
-      if (batch.length === 0) break;
-      await Delivery.deleteMany({ _id: { $in: batch.map((doc) => doc._id) } });
-      if (batch.length < deleteBatch) break;
-    }
-    return this.transaction(async (session) => {
+    // destinations with whatever came meanwhile, in one transaction (see deleteDestination).
+    await this.deleteDeliveriesOf(destinationIds);
+    const deleted = await this.transaction(async (session) => {
       await Delivery.deleteMany({ destinationId: { $in: destinationIds } }, { session });
       return (await Destination.deleteMany({ _id: { $in: destinationIds }, orgId, formId }, { session })).deletedCount;
     });
+    await Delivery.deleteMany({ destinationId: { $in: destinationIds } });
+    return deleted;
   }
 
   async activeDestinations(orgId: number, formId: number): Promise<Destination[]> {
@@ -161,7 +199,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
 
   async createDeliveries(deliveries: NewDelivery[], now: number): Promise<number> {
     await this.ready;
-    const { Delivery } = this.models;
+    const { Delivery, Destination } = this.models;
     const at = new Date(now);
     let created = 0;
     for (const delivery of deliveries) {
@@ -181,11 +219,18 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       };
       try {
         await Delivery.create(doc);
-        created += 1;
       } catch (error) {
         // The same event handled by another replica at the same time: one delivery.
-        if (!isDuplicateKey(error)) throw error;
+        if (!isMongoDuplicateKey(error)) throw error;
+        continue;
       }
+      // Its destination deleted meanwhile: the delete's last pass ran before this insert, so
+      // this one is removed here (else it would stay pending, never due, forever).
+      if (!(await Destination.exists({ _id: delivery.destinationId }))) {
+        await Delivery.deleteOne({ _id: doc._id });
+        continue;
+      }
+      created += 1;
     }
     return created;
   }
@@ -193,12 +238,16 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   async dueDeliveries(now: number, perDestination: number, limit: number): Promise<DueCandidate[]> {
     await this.ready;
     const at = new Date(now);
+    // Only the four fields the stages need are carried past the first one (never a body or
+    // the attempts: $setWindowFields holds what it partitions in memory), and only `active`
+    // of each destination. deliveries: { status, nextAttemptAt }; destinations: by _id.
     const rows = await this.models.Delivery.aggregate<{ _id: number; orgId: number; destinationId: number }>([
       { $match: { status: 'pending', nextAttemptAt: { $lte: at }, claimedUntil: { $lte: at } } },
+      { $project: { _id: 1, orgId: 1, destinationId: 1, nextAttemptAt: 1 } },
       { $setWindowFields: { partitionBy: '$destinationId', sortBy: { nextAttemptAt: 1, _id: 1 }, output: { place: { $documentNumber: {} } } } },
       { $match: { place: { $lte: perDestination } } },
       { $sort: { nextAttemptAt: 1, _id: 1 } },
-      { $lookup: { from: 'destinations', localField: 'destinationId', foreignField: '_id', as: 'destination' } },
+      { $lookup: { from: 'destinations', localField: 'destinationId', foreignField: '_id', pipeline: [{ $project: { _id: 0, active: 1 } }], as: 'destination' } },
       { $match: { 'destination.active': true } },
       { $limit: limit },
       { $project: { orgId: 1, destinationId: 1 } },
@@ -236,9 +285,11 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     const destinations = new Map(
       (await Destination.find({ _id: { $in: destinationIds } }).lean<DestinationDoc[]>()).map((doc) => [doc._id, this.fromDoc(doc)]),
     );
+    // A destination deleted, or turned off, since the deliveries were found due: not attempted
+    // (the lease runs out; turned on again, they are due again).
     return claimed.flatMap((doc) => {
       const destination = destinations.get(doc.destinationId);
-      return destination ? [{ delivery: deliveryFromDoc(doc), destination, claimToken }] : [];
+      return destination?.active ? [{ delivery: deliveryFromDoc(doc), destination, claimToken }] : [];
     });
   }
 
@@ -269,13 +320,15 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
   }
 
   async listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage> {
-    if (!(await this.destinationDoc(orgId, formId, destinationId))) throw destinationNotFound(destinationId);
+    const destination = await this.destinationDoc(orgId, formId, destinationId);
+    if (!destination) throw destinationNotFound(destinationId);
     const { Delivery } = this.models;
-    const [total, docs] = await Promise.all([
-      Delivery.countDocuments({ destinationId }),
-      Delivery.find({ destinationId }).sort({ _id: -1 }).skip(page.offset).limit(page.limit).lean<DeliveryDoc[]>(),
-    ]);
-    return { total, deliveries: docs.map(deliveryWithAttemptsFromDoc) };
+    // The count and the page from one snapshot, as SQLite answers them. deliveries: { destinationId, _id }.
+    const { total, docs } = await this.snapshotRead(async (session) => ({
+      total: await Delivery.countDocuments({ destinationId }).session(session),
+      docs: await Delivery.find({ destinationId }).sort({ _id: -1 }).skip(page.offset).limit(page.limit).session(session).lean<DeliveryDoc[]>(),
+    }));
+    return { total, deliveries: docs.map((doc) => deliveryWithAttemptsFromDoc(held(doc, destination))) };
   }
 
   async redeliver(orgId: number, formId: number, destinationId: number, deliveryId: number, now: number): Promise<DeliveryWithAttempts> {
@@ -297,7 +350,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       { returnDocument: 'after' },
     ).lean<DeliveryDoc>();
     if (!doc) throw deliveryNotFound(deliveryId);
-    return deliveryWithAttemptsFromDoc(doc);
+    return deliveryWithAttemptsFromDoc(held(doc, destination));
   }
 
   async sweepEnded(endedBefore: number, limit: number): Promise<number> {
@@ -372,14 +425,17 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     await this.models.Destination.updateOne({ _id: destinationId, failingSince: null }, { $set: { failingSince: new Date(at) } }, { session });
   }
 
-  /** Inactive from `at`; its pending deliveries wait, with no due time, until it is active again. */
+  /**
+   * Inactive from `at`; its pending deliveries wait until it is active again. The destination
+   * only: `active` is what holds them (see the class), so the transaction stays one document
+   * however long the destination's log is.
+   */
   private async deactivate(destinationId: number, reason: DestinationDoc['deactivatedReason'], at: Date, session: ClientSession): Promise<void> {
     await this.models.Destination.updateOne(
       { _id: destinationId },
       { $set: { active: false, deactivatedReason: reason, deactivatedAt: at, updatedAt: at } },
       { session },
     );
-    await this.models.Delivery.updateMany({ destinationId, status: 'pending' }, { $set: { nextAttemptAt: null } }, { session });
   }
 }
 
@@ -396,8 +452,9 @@ function secretFields(sealed: SigningSecrets): Pick<DestinationDoc, 'secret' | '
   return { secret: sealed.current, retiredSecrets: sealed.retired.map((retired) => ({ secret: retired.secret, expiresAt: new Date(retired.expiresAt) })) };
 }
 
-function isDuplicateKey(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === duplicateKey;
+/** A pending delivery of an inactive destination has no due time while it is held (as SQLite stores it). */
+function held(doc: DeliveryDoc, destination: Pick<DestinationDoc, 'active'>): DeliveryDoc {
+  return !destination.active && doc.status === 'pending' ? { ...doc, nextAttemptAt: null } : doc;
 }
 
 function destinationFromDoc(doc: DestinationDoc, cipher: SecretCipher): Destination {

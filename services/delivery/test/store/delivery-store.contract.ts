@@ -175,6 +175,17 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect((await claimDue(t0)).map((claim) => claim.destination.id)).toEqual([kept.id]);
     });
 
+    it('deletes a destination whose log is longer than one batch, and nothing of another', async () => {
+      const created = await createDestination();
+      const kept = await createDestination();
+      const many = Array.from({ length: 1001 }, (_, i) => delivery(created.id, i + 1));
+      expect(await store.createDeliveries([...many, delivery(kept.id, 1)], t0)).toBe(1002);
+      await store.deleteDestination(orgId, formId, created.id);
+      expect(await store.getDestination(orgId, formId, created.id)).toBeNull();
+      expect((await claimDue(t0)).map((claim) => claim.destination.id)).toEqual([kept.id]);
+      expect((await store.listDeliveries(orgId, formId, kept.id, { offset: 0, limit: 10 })).total).toBe(1);
+    });
+
     // Deliveries ---------------------------------------------------------------------------
 
     it('makes one delivery per destination and submission, however often asked', async () => {
@@ -362,6 +373,20 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(await claimDue(Date.now() + 1)).toEqual([]);
       await store.updateDestination(orgId, formId, destination.id, { active: true });
       expect(await claimDue(Date.now() + 1)).toHaveLength(1);
+    });
+
+    it('shows the pending deliveries of a destination turned off without a due time, and due again once it is on', async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
+      await store.updateDestination(orgId, formId, destination.id, { active: false });
+      const held = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(held.map((d) => [d.status, d.nextAttemptAt])).toEqual([
+        ['pending', null],
+        ['pending', null],
+      ]);
+      expect(await claimDue(Date.now() + 1)).toEqual([]);
+      await store.updateDestination(orgId, formId, destination.id, { active: true });
+      expect((await claimDue(Date.now() + 1)).map((claim) => claim.delivery.submissionId).sort()).toEqual([1, 2]);
     });
 
     it('deactivates a destination whose delivery fails for good after it failed for five days, not before', async () => {

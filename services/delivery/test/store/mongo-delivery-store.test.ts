@@ -1,6 +1,8 @@
 import { connectMongo } from '@formcast/storage';
-import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
+import { describeWithMongo, mongoTestDatabases, planReads } from '@formcast/testing';
 import type { Connection } from 'mongoose';
+import type { NewDelivery, NewDestination } from '../../src/domain/records';
+import { newSigningSecrets } from '../../src/domain/signing-secrets';
 import { SecretCipher } from '../../src/secrets';
 import { MongoDeliveryStore } from '../../src/store/mongo-delivery-store';
 import { describeDeliveryStoreContract, testKey } from './delivery-store.contract';
@@ -56,5 +58,65 @@ describeWithMongo('MongoDeliveryStore', (mongo) => {
     } finally {
       await store.close();
     }
+  });
+
+  describe('issue 28', () => {
+    const orgId = 5;
+    const formId = 6;
+    const newDestination = (): NewDestination => ({
+      orgId,
+      formId,
+      description: 'hook',
+      format: 'json_format',
+      transport: { type: 'http_transport', parameters: { uri: 'https://example.com/hook', headers: {} } },
+      secrets: newSigningSecrets(),
+    });
+    const delivery = (destinationId: number, submissionId: number): NewDelivery => ({
+      orgId,
+      formId,
+      destinationId,
+      submissionId,
+      webhookId: `msg_${destinationId}_${submissionId}`,
+      contentType: 'application/json',
+      body: '{}',
+    });
+
+    it('keeps no delivery for a destination deleted before it was inserted (it would stay pending forever)', async () => {
+      dbName = freshDatabase();
+      const store = await open(new SecretCipher(testKey));
+      try {
+        const destination = await store.createDestination(newDestination(), 'c1');
+        await store.deleteDestination(orgId, formId, destination.id);
+        expect(await store.createDeliveries([delivery(destination.id, 1)], Date.now())).toBe(0);
+        expect(await connection.collection('deliveries').countDocuments({ destinationId: destination.id })).toBe(0);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('reads through the indexes its comments name (explain)', async () => {
+      dbName = freshDatabase();
+      const store = await open(new SecretCipher(testKey));
+      try {
+        await store.start();
+        const deliveries = connection.collection('deliveries');
+        const now = new Date();
+        const due = await deliveries
+          .aggregate([
+            { $match: { status: 'pending', nextAttemptAt: { $lte: now }, claimedUntil: { $lte: now } } },
+            { $project: { _id: 1, orgId: 1, destinationId: 1, nextAttemptAt: 1 } },
+          ])
+          .explain('queryPlanner');
+        expect(planReads(due).collectionScan).toBe(false);
+        const log = planReads(await deliveries.find({ destinationId: 1 }).sort({ _id: -1 }).explain('queryPlanner'));
+        expect(log).toEqual({ indexes: ['destinationId_1__id_-1'], collectionScan: false });
+        const once = planReads(await deliveries.find({ destinationId: 1, submissionId: 2 }).explain('queryPlanner'));
+        expect(once).toEqual({ indexes: ['destinationId_1_submissionId_1'], collectionScan: false });
+        const destinations = planReads(await connection.collection('destinations').find({ orgId, formId }).sort({ _id: 1 }).explain('queryPlanner'));
+        expect(destinations).toEqual({ indexes: ['orgId_1_formId_1__id_1'], collectionScan: false });
+      } finally {
+        await store.close();
+      }
+    });
   });
 });

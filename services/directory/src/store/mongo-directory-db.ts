@@ -15,10 +15,15 @@ export class MongoDirectoryDb {
   constructor(
     readonly connection: Connection,
     readonly models: DirectoryModels,
-    /** The collections exist: await it before the first operation (see MongoStore). */
-    readonly ready: Promise<void>,
+    /** The store's start (collections, indexes, migrations): await it before the first operation (see MongoStore.start). */
+    private readonly started: () => Promise<void>,
     private readonly inTransaction: <T>(change: (session: ClientSession) => Promise<T>) => Promise<T>,
   ) {}
+
+  /** The store's start: await it before the first operation. */
+  get ready(): Promise<void> {
+    return this.started();
+  }
 
   /** Several documents changed together, or not at all. */
   transaction<T>(change: (session: ClientSession) => Promise<T>): Promise<T> {
@@ -54,8 +59,10 @@ export class MongoDirectoryDb {
    * A create applied once per command id (see FormStore.create, GroupStore.create): in one
    * transaction, the records it applied before (`replay`, from the ids recorded), or `create`
    * and its command id recorded with the ids it made. Two duplicates racing each other both
-   * insert the record's `_id`: one commits, the other is retried by the driver (a write
-   * conflict) or fails on the unique `_id` and runs once more, finding the record.
+   * insert the command's `applied_commands` document (its `_id` is the command id): one
+   * commits, the other is retried by the driver (a write conflict) or fails on the unique
+   * `_id` and runs once more, finding the record; what it had created rolls back with it
+   * (its ids, taken outside the transaction, stay unused: see nextId).
    */
   async createOnce<T>(
     orgId: number,
@@ -66,6 +73,7 @@ export class MongoDirectoryDb {
     const { AppliedCommand } = this.models;
     const attempt = () =>
       this.transaction(async (session) => {
+        // applied_commands: by _id.
         const applied = await AppliedCommand.findOne({ _id: commandId, orgId }).session(session).lean<AppliedCommandDoc>();
         if (applied) return replay(applied.createdIds, session);
         const { answer, createdIds } = await create(session);
@@ -105,11 +113,17 @@ export class MongoDirectoryDb {
     return (await query).map(toRecord);
   }
 
-  nextId(collection: string, session?: ClientSession): Promise<number> {
-    return nextMongoId(this.connection, collection, session);
+  /**
+   * The collection's next id. Taken outside the transaction whatever `_inTransaction` says
+   * (see nextMongoId): a counter written inside transactions would make every organization's
+   * creations conflict with each other.
+   */
+  nextId(collection: string, _inTransaction?: ClientSession): Promise<number> {
+    return nextMongoId(this.connection, collection);
   }
 
   async requireOrganization(orgId: number, session: Session): Promise<void> {
+    // organizations: by _id.
     if (!(await this.models.Organization.exists({ _id: orgId }).session(session))) {
       throw organizationNotFound(orgId);
     }
@@ -120,6 +134,7 @@ export class MongoDirectoryDb {
     // The three models answer this query alike; one model type spares TypeScript merging
     // their overloads into a union it cannot call.
     const model = this.models[kind] as unknown as DirectoryModels['Form'];
+    // forms, devices, groups: by _id (orgId checked on those documents).
     const found = await model
       .find({ orgId, _id: { $in: ids } }, { _id: 1 })
       .session(session)
@@ -139,6 +154,7 @@ export class MongoDirectoryDb {
    */
   async lockGroup(orgId: number, groupId: number, session: ClientSession): Promise<GroupDoc | null> {
     const { Group } = this.models;
+    // groups: by _id.
     const group = await Group.findOne({ _id: groupId, orgId }).session(session).lean<GroupDoc>();
     if (group && !group.isDefault) {
       await Group.updateOne({ _id: groupId, orgId }, { $inc: { changeCount: 1 } }, { session });

@@ -22,13 +22,16 @@ export class MongoDirectoryStore extends MongoStore<DirectoryModels> implements 
 
   constructor(connection: Connection) {
     super(connection, directoryModels, 'directory');
-    // Every read and write waits for what older releases left to be brought up to date.
-    const upToDate = this.ready.then(() => moveLegacyDirectoryShapes(connection));
-    upToDate.catch(() => undefined); // reported by the first operation that awaits it
-    const db = new MongoDirectoryDb(connection, this.models, upToDate, (change) => this.transaction(change));
+    // Every read and write waits for the start, which brings what older releases left up to date (see migrate).
+    const db = new MongoDirectoryDb(connection, this.models, () => this.start(), (change) => this.transaction(change));
     this.organizations = new MongoOrganizationStore(db);
     this.groups = new MongoGroupStore(db);
     this.devices = new MongoDeviceStore(db);
     this.forms = new MongoFormStore(db);
+  }
+
+  /** At start, once the indexes exist (see MongoStore.start). */
+  protected override async migrate(): Promise<void> {
+    await moveLegacyDirectoryShapes(this.connection);
   }
 }

@@ -1,6 +1,6 @@
 import { hashSecret } from '@formcast/platform';
 import { connectMongo } from '@formcast/storage';
-import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
+import { describeWithMongo, mongoTestDatabases, planReads } from '@formcast/testing';
 import { MongoDirectoryStore } from '../../src/store/mongo-directory-store';
 import { describeDirectoryStoreContract } from './directory-store.contract';
 
@@ -82,6 +82,29 @@ describeWithMongo('MongoDirectoryStore', (mongo) => {
       expect(await indexNames('devices')).not.toContain('identifier_1');
     } finally {
       await check.close();
+    }
+  });
+
+  it('reads through the indexes its comments name (explain)', async () => {
+    const dbName = freshDatabase();
+    const connection = await connectMongo(mongo.url(), { dbName });
+    const store = new MongoDirectoryStore(connection);
+    try {
+      await store.start();
+      const plan = async (collection: string, filter: object, sort?: object) => {
+        const cursor = connection.collection(collection).find(filter);
+        return planReads(await (sort ? cursor.sort(sort as never) : cursor).explain('queryPlanner'));
+      };
+      expect(await plan('devices', { orgId: 1, identifier: 'Android_1' })).toEqual({ indexes: ['orgId_1_identifier_1'], collectionScan: false });
+      expect(await plan('devices', { secretHash: 'h' })).toEqual({ indexes: ['secretHash_1'], collectionScan: false });
+      expect(await plan('devices', { orgId: 1 }, { _id: 1 })).toEqual({ indexes: ['orgId_1__id_1'], collectionScan: false });
+      expect(await plan('forms', { orgId: 1, namespace: 'n' })).toEqual({ indexes: ['orgId_1_namespace_1'], collectionScan: false });
+      expect(await plan('groups', { orgId: 1, isDefault: true })).toEqual({ indexes: ['orgId_1'], collectionScan: false });
+      expect(await plan('groups', { orgId: 1, name: 'g' })).toEqual({ indexes: ['orgId_1_name_1'], collectionScan: false });
+      expect(await plan('api_tokens', { tokenHash: 't', revokedAt: null })).toEqual({ indexes: ['tokenHash_1'], collectionScan: false });
+      expect(await plan('organizations', { enrollmentCodeHash: 'e' })).toEqual({ indexes: ['enrollmentCodeHash_1'], collectionScan: false });
+    } finally {
+      await store.close();
     }
   });
 });

@@ -20,8 +20,9 @@ const legacyCollection = 'submissions';
  * Moves the submissions kept before submissions had ids of their own (collection
  * `submissions`, keyed by their oneshot's id) to `form_submissions`, each under the next
  * submission id, with its oneshot's device and form (device owner and form version were
- * not recorded: ''). One transaction each, which finds the old document again first:
- * replicas starting together move each once (the one that loses finds it gone). A
+ * not recorded: ''). One transaction each, which finds the old document again and removes
+ * it first: replicas starting together move each once (the one that loses finds it gone).
+ * Run by the store's start (see MongoStore.start), before any submission is read or written. A
  * submission whose oneshot is missing stays where it is, as the SQLite migration leaves it.
  */
 export async function moveLegacySubmissions(connection: Connection, models: PushModels): Promise<void> {
@@ -35,9 +36,13 @@ export async function moveLegacySubmissions(connection: Connection, models: Push
       if (!old) return;
       const oneshot = await models.Oneshot.findOne({ _id: old._id, orgId: old.orgId }).session(session).lean<OneshotDoc>();
       if (!oneshot) return;
+      // Removed first: of replicas moving it at once, the others conflict here and retry (then
+      // find it gone) before they take a submission id, which is taken outside the transaction.
+      const removed = await legacy.deleteOne({ _id }, { session });
+      if (removed.deletedCount === 0) return;
       const submittedAt = old.submittedAt.toISOString();
       const moved: Submission = {
-        id: await nextMongoId(connection, 'submissions', session),
+        id: await nextMongoId(connection, 'submissions'),
         orgId: old.orgId,
         deviceId: old.deviceId,
         deviceIdentifier: oneshot.deviceIdentifier,
@@ -53,7 +58,6 @@ export async function moveLegacySubmissions(connection: Connection, models: Push
         receivedAt: submittedAt,
       };
       await models.Submission.create([submissionToDoc(moved)], { session });
-      await legacy.deleteOne({ _id }, { session });
     });
   }
 }

@@ -1,8 +1,8 @@
-import { MongoStore, nextMongoId } from '@formcast/storage';
+import { isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 import { loadMongoIdempotency, type IdempotencyStore, type MongoKeyCollection } from '@formcast/idempotency';
 import { AppError } from '@formcast/platform';
-import type { ClientSession, Connection } from 'mongoose';
+import type { ClientSession, Connection, QueryFilter } from 'mongoose';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
 import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query';
@@ -43,21 +43,26 @@ export interface MongoPushStoreOptions extends CommandWindowOptions {
 const defaultPageSize = 500;
 /** The counter the outbox seqs come from (see `appendEvents`). */
 const outboxCounter = 'outbox';
-
-function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
-}
+const isDuplicateKeyError = isMongoDuplicateKey;
 
 /**
  * The push store on MongoDB (distributed mode). Each write saves the oneshot, its outbox
  * document(s) and its command id (`applied_commands`) in one transaction (a replica set is
  * needed; a single-node one is enough), so a crash leaves all or none.
  *
- * Every write also takes its outbox seq from the `outbox` counter inside that transaction.
- * Two writes therefore always write the same document, so MongoDB lets only one of them
- * commit and retries the other (`withTransaction`), which then loads what the first saved:
- * a transition never decides on a stale oneshot, and seqs follow commit order, which is the
- * order the relay publishes them in.
+ * No document is written by every transaction. Ids and outbox seqs come from the `counters`
+ * collection outside the transaction (see nextMongoId), so writes of different oneshots (of
+ * different organizations above all) never conflict. Two writes of the same oneshot, or two
+ * deliveries of one command, still do: both write that oneshot document (or both insert the
+ * command's `_id`, or a submission under its unique key), MongoDB lets one commit and
+ * `withTransaction` retries the other, which then loads what the first saved, so a transition
+ * never decides on a stale oneshot.
+ *
+ * Seqs: an event's seq is taken after its transaction's writes. A transaction that conflicts
+ * with another on a document cannot get past that write until the other commits, so the
+ * events of one oneshot are in seq order, and an event caused by a committed one has a higher
+ * seq. Events of unrelated transactions may commit out of seq order (a gap the relay sees
+ * filled later); the relay publishes what it finds and deletes only those, so none is lost.
  *
  * Idempotency-Keys are the `idempotency_keys` collection of the same database; a keyed create
  * inserts its key in its own transaction, where a racing one meets it at the unique index.
@@ -65,8 +70,6 @@ function isDuplicateKeyError(error: unknown): boolean {
 export class MongoPushStore extends MongoStore<PushModels> implements PushStore {
   private readonly pageSize: number;
   private readonly commandWindow: CommandWindow;
-  /** Submissions kept in the older shape, moved once at start (see moveLegacySubmissions); submission reads and writes wait for it. */
-  private readonly legacyMoved: Promise<void>;
   private readonly keyCollection: MongoKeyCollection;
   readonly keys: IdempotencyStore;
 
@@ -78,8 +81,11 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     this.keys = new MongoIdempotencyStore(connection, { ownsConnection: false });
     this.pageSize = options.pageSize ?? defaultPageSize;
     this.commandWindow = new CommandWindow(options);
-    this.legacyMoved = this.ready.then(() => moveLegacySubmissions(connection, this.models));
-    this.legacyMoved.catch(() => undefined); // reported by the first operation that awaits it
+  }
+
+  /** At start, once the indexes exist (see MongoStore.start). */
+  protected override async migrate(): Promise<void> {
+    await moveLegacySubmissions(this.connection, this.models);
   }
 
   // Writes -----------------------------------------------------------------------------
@@ -154,6 +160,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     if (oneshotIds.length === 0) return [];
     await this.ready;
     return this.transaction(async (session) => {
+      // oneshots: by _id.
       const docs = await this.models.Oneshot.find({ _id: { $in: oneshotIds } })
         .sort({ _id: 1 })
         .session(session)
@@ -171,14 +178,14 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     events: SubmissionEvents,
     commandId: string,
   ): Promise<Submission> {
-    await this.legacyMoved;
+    await this.ready;
     return this.once(commandId, answerSubmission(this, keys.orgId), async (session) => {
       const { orgId, deviceId, oneshotId, clientSubmissionId } = keys;
       const oneshot = oneshotId === null ? null : await this.load(orgId, oneshotId, session);
       const earlier = clientSubmissionId === null ? null : await this.loadSubmission(orgId, { deviceId, clientSubmissionId }, session);
       const outcome = transition({ oneshot, earlier });
       if ('repeated' in outcome) return outcome.repeated;
-      const submission: Submission = { id: await nextMongoId(this.connection, 'submissions', session), ...outcome.submission };
+      const submission: Submission = { id: await nextMongoId(this.connection, 'submissions'), ...outcome.submission };
       await this.models.Submission.create([submissionToDoc(submission)], { session });
       if (outcome.completed) await this.save([oneshot], [outcome.completed], events.completed, session);
       await this.appendEvents([events.received(submission)], session);
@@ -194,18 +201,19 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   }
 
   async getSubmission(orgId: number, submissionId: number): Promise<Submission | null> {
-    await this.legacyMoved;
+    await this.ready;
+    // form_submissions: by _id.
     const doc = await this.models.Submission.findOne({ _id: submissionId, orgId }).lean<SubmissionDoc>();
     return doc ? submissionFromDoc(doc) : null;
   }
 
   async findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null> {
-    await this.legacyMoved;
+    await this.ready;
     return this.loadSubmission(orgId, key);
   }
 
   async listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>> {
-    await this.legacyMoved;
+    await this.ready;
     const submittedAt = {
       ...(query.submittedAfter === undefined ? {} : { $gt: new Date(query.submittedAfter) }),
       ...(query.submittedBefore === undefined ? {} : { $lt: new Date(query.submittedBefore) }),
@@ -216,11 +224,13 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
       ...(query.deviceIdentifier === undefined ? {} : { deviceIdentifier: query.deviceIdentifier }),
       ...(Object.keys(submittedAt).length === 0 ? {} : { submittedAt }),
     };
-    // MongoDB reads limit(0) as "no limit"; the query's limit is at least 1.
-    const [total, docs] = await Promise.all([
-      this.models.Submission.countDocuments(filter),
-      this.models.Submission.find(filter).sort({ _id: 1 }).skip(query.offset).limit(query.limit).lean<SubmissionDoc[]>(),
-    ]);
+    // MongoDB reads limit(0) as "no limit"; the query's limit is at least 1. The count and the
+    // page from one snapshot, as SQLite answers them. form_submissions: { orgId, formId, _id },
+    // or { orgId, formId, deviceIdentifier, _id } with a device.
+    const { total, docs } = await this.snapshotRead(async (session) => ({
+      total: await this.models.Submission.countDocuments(filter).session(session),
+      docs: await this.models.Submission.find(filter).sort({ _id: 1 }).skip(query.offset).limit(query.limit).session(session).lean<SubmissionDoc[]>(),
+    }));
     return { total, submissions: docs.map(submissionFromDoc) };
   }
 
@@ -232,16 +242,19 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   async listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage> {
     await this.ready;
     const filter = { orgId, state: 'outstanding' as const, ...(deviceId === null ? {} : { deviceId }) };
-    const [total, docs] = await Promise.all([
-      this.models.Oneshot.countDocuments(filter),
-      this.models.Oneshot.find(filter, { payload: 0 }).sort({ _id: 1 }).skip(offset).limit(limit).lean<Array<Omit<OneshotDoc, 'payload'>>>(),
-    ]);
+    // One snapshot for the count and the page. oneshots: { orgId, deviceId, state, _id } with a
+    // device, { orgId, state, _id } without.
+    const { total, docs } = await this.snapshotRead(async (session) => ({
+      total: await this.models.Oneshot.countDocuments(filter).session(session),
+      docs: await this.models.Oneshot.find(filter, { payload: 0 }).sort({ _id: 1 }).skip(offset).limit(limit).session(session).lean<Array<Omit<OneshotDoc, 'payload'>>>(),
+    }));
     return { total, dispatches: docs.map(dispatchFromDoc) };
   }
 
   async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
     if (limit <= 0) return [];
     await this.ready;
+    // oneshots: the partial { scheduledAt, _id } (its filter, state and `unreleased`, is in the query).
     const docs = await this.models.Oneshot.find({ state: 'outstanding', ...unreleased, scheduledAt: { $lte: new Date(now) } }, { payload: 0 })
       .sort({ scheduledAt: 1, _id: 1 })
       .limit(limit)
@@ -256,6 +269,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     let left = limit;
     while (left > 0) {
       const size = Math.min(this.pageSize, left);
+      // oneshots: { orgId, state, _id }.
       const docs = await this.models.Oneshot.find({ orgId, state: 'outstanding', ...released, _id: { $gt: after } }, summaryProjection)
         .sort({ _id: 1 })
         .limit(size)
@@ -274,6 +288,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     // MongoDB reads limit(0) as "no limit".
     if (limit <= 0) return [];
     await this.ready;
+    // outbox: the _id index.
     const docs = await this.models.Outbox.find().sort({ _id: 1 }).limit(limit).lean<OutboxDoc[]>();
     return docs.map((doc) => ({ seq: doc._id, event: doc.event }));
   }
@@ -320,6 +335,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
       if (!isDuplicateKeyError(error)) throw error;
       outcome = await attempt();
     }
+    if ('answer' in outcome) await this.pruneAfterCommit();
     return answerOf(outcome, recorded);
   }
 
@@ -337,33 +353,52 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   }
 
   private async insertOneshot(oneshot: NewOneshot, event: OneshotEventFactory, session: ClientSession): Promise<Oneshot> {
-    const created: Oneshot = { id: await nextMongoId(this.connection, 'oneshots', session), ...oneshot };
+    const created: Oneshot = { id: await nextMongoId(this.connection, 'oneshots'), ...oneshot };
     await this.models.Oneshot.create([oneshotToDoc(created)], { session });
     await this.appendEvents([event(created)].filter((each) => each !== null), session);
     return created;
   }
 
   private async appliedCommand(commandId: string, session?: ClientSession): Promise<Pick<AppliedCommandDoc, 'oneshotIds'> | null> {
+    // applied_commands: by _id.
     return this.models.AppliedCommand.findById(commandId, { oneshotIds: 1 })
       .session(session ?? null)
       .lean<Pick<AppliedCommandDoc, 'oneshotIds'>>();
   }
 
-  /** The record, and every `pruneEvery` commands a bounded batch of expired ones forgotten, oldest first (deleteMany takes no limit). */
+  /** The record, in the change's transaction (its `_id` is what two duplicates collide on). */
   private async recordCommand(commandId: string, oneshotIds: number[], session: ClientSession): Promise<void> {
-    const { AppliedCommand } = this.models;
     const doc: AppliedCommandDoc = { _id: commandId, oneshotIds, appliedAt: this.commandWindow.now() };
-    await AppliedCommand.create([doc], { session });
+    await this.models.AppliedCommand.create([doc], { session });
+  }
+
+  /**
+   * After a command's transaction committed: every `pruneEvery` commands, a bounded batch of
+   * expired records forgotten, oldest first. Outside any transaction, unlike SQLite's (where
+   * the write holds the lock anyway): inside, it would make that user's write carry up to
+   * `pruneBatch` deletes, and replicas pruning at once would conflict on the same documents
+   * and retry the users' writes. Here each delete is its own; a replica deleting what another
+   * just deleted deletes nothing. A failure is left to the next prune: the command is applied.
+   */
+  private async pruneAfterCommit(): Promise<void> {
     if (!this.commandWindow.pruneDue()) return;
-    const expired = await AppliedCommand.find({ appliedAt: { $lt: this.commandWindow.cutoff() } }, { _id: 1 })
-      .sort({ appliedAt: 1 })
-      .limit(this.commandWindow.pruneBatch)
-      .session(session)
-      .lean<Array<Pick<AppliedCommandDoc, '_id'>>>();
-    if (expired.length > 0) await AppliedCommand.deleteMany({ _id: { $in: expired.map((each) => each._id) } }, { session });
+    const { AppliedCommand } = this.models;
+    const cutoff = this.commandWindow.cutoff();
+    try {
+      // applied_commands: the index { appliedAt: 1 }.
+      const expired = await AppliedCommand.find({ appliedAt: { $lt: cutoff } }, { _id: 1 })
+        .sort({ appliedAt: 1 })
+        .limit(this.commandWindow.pruneBatch)
+        .lean<Array<Pick<AppliedCommandDoc, '_id'>>>();
+      // By _id (the _id index), each still expired.
+      if (expired.length > 0) await AppliedCommand.deleteMany({ _id: { $in: expired.map((each) => each._id) }, appliedAt: { $lt: cutoff } });
+    } catch {
+      // Housekeeping: the next prune takes the same expired records first.
+    }
   }
 
   private async load(orgId: number, oneshotId: number, session?: ClientSession): Promise<Oneshot | null> {
+    // oneshots: by _id.
     const doc = await this.models.Oneshot.findOne({ _id: oneshotId, orgId })
       .session(session ?? null)
       .lean<OneshotDoc>();
@@ -371,7 +406,17 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   }
 
   private async loadSubmission(orgId: number, key: SubmissionKey, session?: ClientSession): Promise<Submission | null> {
-    const filter = 'oneshotId' in key ? { orgId, oneshotId: key.oneshotId } : { orgId, deviceId: key.deviceId, clientSubmissionId: key.clientSubmissionId };
+    // The partial unique indexes { orgId, oneshotId } and { orgId, deviceId, clientSubmissionId }.
+    // A partial index serves a query that contains its `partialFilterExpression` (MongoDB's
+    // documentation); that the planner derives `$type` from an equality is documented nowhere,
+    // so each filter says it itself (else, possibly: a scan of the organization's submissions,
+    // inside the submit's transaction). The Mongo suite checks the plan (explain).
+    // (mongoose's types lack the alias 'number', which MongoDB reads as any numeric type, as the index does.)
+    const filter = (
+      'oneshotId' in key
+        ? { orgId, oneshotId: { $eq: key.oneshotId, $type: 'number' } }
+        : { orgId, deviceId: key.deviceId, clientSubmissionId: { $eq: key.clientSubmissionId, $type: 'string' } }
+    ) as QueryFilter<SubmissionDoc>;
     const doc = await this.models.Submission.findOne(filter)
       .session(session ?? null)
       .lean<SubmissionDoc>();
@@ -380,6 +425,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
 
   /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later). */
   private async loadOutstanding(orgId: number, deviceId: number, { releasedOnly }: { releasedOnly: boolean }, session?: ClientSession): Promise<Oneshot[]> {
+    // oneshots: { orgId, deviceId, state, _id }.
     const docs = await this.models.Oneshot.find({ orgId, deviceId, state: 'outstanding', ...(releasedOnly ? released : {}) })
       .sort({ _id: 1 })
       .session(session ?? null)
@@ -404,11 +450,11 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     await this.appendEvents(events, session);
   }
 
-  /** The events, in order, each with the next seq of the `outbox` counter. */
+  /** The events, in order, under consecutive seqs of the `outbox` counter, taken in one step after the change's writes (see the class). */
   private async appendEvents(events: Envelope[], session: ClientSession): Promise<void> {
     if (events.length === 0) return;
-    const docs: OutboxDoc[] = [];
-    for (const event of events) docs.push({ _id: await nextMongoId(this.connection, outboxCounter, session), event });
+    const first = await nextMongoId(this.connection, outboxCounter, events.length);
+    const docs: OutboxDoc[] = events.map((event, i) => ({ _id: first + i, event }));
     await this.models.Outbox.insertMany(docs, { session });
   }
 }

@@ -1,5 +1,5 @@
 import { connectMongo } from '@formcast/storage';
-import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
+import { describeWithMongo, mongoTestDatabases, planReads } from '@formcast/testing';
 import { openPushStore, type PushStore } from '../../src/store';
 import { MongoPushStore } from '../../src/store/mongo-push-store';
 import { describePushStoreContract, type PushStoreTestOptions } from './push-store.contract';
@@ -105,4 +105,37 @@ describeWithMongo('MongoPushStore', (mongo) => {
       await store.close();
     }
   });
+
+  it('reads through the indexes its comments name: the partial unique ones of submit included (explain)', async () => {
+    const dbName = freshDatabase();
+    const store = await storeOn(dbName);
+    const admin = await connectMongo(mongo.url(), { dbName });
+    try {
+      await store.start();
+      const plan = async (collection: string, filter: object, sort?: object) => {
+        const cursor = admin.collection(collection).find(filter);
+        return planReads(await (sort ? cursor.sort(sort as never) : cursor).explain('queryPlanner'));
+      };
+      // The filters of loadSubmission: each says its partial index's $type (see there).
+      expect(await plan('form_submissions', { orgId: 1, oneshotId: { $eq: 5, $type: 'number' } })).toEqual({
+        indexes: ['orgId_1_oneshotId_1'],
+        collectionScan: false,
+      });
+      expect(await plan('form_submissions', { orgId: 1, deviceId: 2, clientSubmissionId: { $eq: 'c', $type: 'string' } })).toEqual({
+        indexes: ['orgId_1_deviceId_1_clientSubmissionId_1'],
+        collectionScan: false,
+      });
+      expect(await plan('form_submissions', { orgId: 1, formId: 3 }, { _id: 1 })).toEqual({ indexes: ['orgId_1_formId_1__id_1'], collectionScan: false });
+      expect((await plan('oneshots', { orgId: 1, deviceId: 2, state: 'outstanding' }, { _id: 1 })).indexes).toEqual(['orgId_1_deviceId_1_state_1__id_1']);
+      expect((await plan('oneshots', { orgId: 1, state: 'outstanding' }, { _id: 1 })).collectionScan).toBe(false);
+      expect(
+        (await plan('oneshots', { state: 'outstanding', releasedAt: { $type: 'null' }, scheduledAt: { $lte: new Date() } }, { scheduledAt: 1, _id: 1 })).collectionScan,
+      ).toBe(false);
+      expect((await plan('applied_commands', { appliedAt: { $lt: new Date() } }, { appliedAt: 1 })).indexes).toEqual(['appliedAt_1']);
+    } finally {
+      await admin.close();
+      await store.close();
+    }
+  });
+
 });

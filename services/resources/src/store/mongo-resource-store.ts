@@ -1,8 +1,8 @@
 import { AppError } from '@formcast/platform';
-import { MongoStore, nextMongoId } from '@formcast/storage';
+import { dropIndexIfPresent, endWritable, isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
 import { mongo, type Connection } from 'mongoose';
 import type { CheckedFile, Resource } from '../domain/records';
-import { resourceModels, type ResourceDoc, type ResourceModels } from './mongo-models';
+import { resourceModels, commandIndexName, type ResourceDoc, type ResourceModels } from './mongo-models';
 import { resourceNotFound } from './resource-errors';
 import type { ResourcePatch, ResourceStore } from './resource-store';
 
@@ -16,14 +16,32 @@ export const resourceFilesBucket = 'resource_files';
  * metadata document is switched to it atomically, then the old file is deleted. A process
  * dying between two steps leaves at most an unreferenced GridFS file (its metadata holds
  * orgId and resourceId, so a sweep can find it), never a resource without its bytes.
+ *
+ * A command applies once even when two deliveries of it run at the same time (an AMQP
+ * requeue during a long upload, an Idempotency-Key reclaimed): a create inserts under the
+ * unique index { orgId, commandId }, and the one that loses gives its file back and answers
+ * the winner's resource; an update switches the document only where its command id is not
+ * the command's already (one conditional update), and the one that finds it is gives its file
+ * back and answers the resource as the first left it.
  */
 export class MongoResourceStore extends MongoStore<ResourceModels> implements ResourceStore {
   constructor(connection: Connection) {
     super(connection, resourceModels, 'resources');
   }
 
+  /** At start, before the indexes: the { orgId, commandId } index of older releases was not unique (see mongo-models). */
+  protected override async prepare(): Promise<void> {
+    const indexes = await this.database().collection('resources').indexes().catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 26) return []; // no collection yet
+      throw error;
+    });
+    const retired = indexes.find((index) => index.name === commandIndexName && index.unique !== true);
+    if (retired) await dropIndexIfPresent(this.database(), 'resources', commandIndexName);
+  }
+
   async listResources(orgId: number): Promise<Resource[]> {
     await this.ready;
+    // resources: { orgId, _id }.
     const docs = await this.models.Resource.find({ orgId }).sort({ _id: 1 }).lean<ResourceDoc[]>();
     return docs.map(resourceFromDoc);
   }
@@ -36,7 +54,7 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
   async readResourceFile(orgId: number, resourceId: number): Promise<{ resource: Resource; bytes: Buffer } | null> {
     const doc = await this.resourceDoc(orgId, resourceId);
     if (!doc) return null;
-    const bytes = await this.downloadFile(doc.fileId);
+    const bytes = await this.downloadFile(doc.fileId, doc.byteSize);
     // null: the resource was changed or deleted between the two reads; a new read sees which.
     if (bytes === null) return this.readResourceFileAgain(orgId, resourceId, doc.fileId);
     return { resource: resourceFromDoc(doc), bytes };
@@ -45,7 +63,7 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
   async createResource(orgId: number, input: { description: string; file: CheckedFile }, commandId: string): Promise<Resource> {
     await this.ready;
     const { Resource } = this.models;
-    const done = await Resource.findOne({ orgId, commandId }).lean<ResourceDoc>();
+    const done = await this.createdBy(orgId, commandId);
     if (done) return resourceFromDoc(done);
     const id = await nextMongoId(this.connection, 'resources');
     const fileId = await this.uploadFile(orgId, id, input.file);
@@ -65,9 +83,19 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
       await Resource.create(doc);
     } catch (error) {
       await this.deleteFile(fileId);
-      throw error;
+      if (!isMongoDuplicateKey(error)) throw error;
+      // Another delivery of this command inserted first (the unique { orgId, commandId }): its resource is the answer.
+      const first = await this.createdBy(orgId, commandId);
+      if (!first) throw error;
+      return resourceFromDoc(first);
     }
     return resourceFromDoc(doc);
+  }
+
+  /** The resource the command created, if it did (and is still the last command to change it). */
+  private createdBy(orgId: number, commandId: string): Promise<ResourceDoc | null> {
+    // resources: the unique { orgId, commandId }.
+    return this.models.Resource.findOne({ orgId, commandId }).lean<ResourceDoc>();
   }
 
   async updateResource(orgId: number, resourceId: number, patch: ResourcePatch, commandId: string): Promise<Resource> {
@@ -80,26 +108,33 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     const updatedAt = new Date();
     const set: Partial<ResourceDoc> = { commandId, updatedAt };
     if (patch.description !== undefined) set.description = patch.description;
+    // Only where this command has not changed it already: of two deliveries racing, one switches it.
+    // resources: by _id.
+    const notYet = { _id: resourceId, orgId, commandId: { $ne: commandId } };
     if (!patch.file) {
-      const after = await Resource.findOneAndUpdate({ _id: resourceId, orgId }, { $set: set }, { returnDocument: 'after' }).lean<ResourceDoc>();
-      if (!after) throw resourceNotFound(resourceId);
-      return resourceFromDoc(after);
+      const after = await Resource.findOneAndUpdate(notYet, { $set: set }, { returnDocument: 'after' }).lean<ResourceDoc>();
+      return after ? resourceFromDoc(after) : this.appliedBefore(orgId, resourceId, commandId);
     }
 
     const fileId = await this.uploadFile(orgId, resourceId, patch.file);
     Object.assign(set, fileFields(patch.file), { fileId });
     // One atomic switch; `before` names the file it replaced, whichever update came first.
-    const before = await Resource.findOneAndUpdate(
-      { _id: resourceId, orgId },
-      { $set: set, $inc: { version: 1 } },
-      { returnDocument: 'before' },
-    ).lean<ResourceDoc>();
+    const before = await Resource.findOneAndUpdate(notYet, { $set: set, $inc: { version: 1 } }, { returnDocument: 'before' }).lean<ResourceDoc>();
     if (!before) {
       await this.deleteFile(fileId);
-      throw resourceNotFound(resourceId);
+      return this.appliedBefore(orgId, resourceId, commandId);
     }
     await this.deleteFile(before.fileId);
     return resourceFromDoc({ ...before, ...set, version: before.version + 1 });
+  }
+
+  /** An update's conditional switch matched nothing: the resource is gone, or this command changed it already. */
+  private async appliedBefore(orgId: number, resourceId: number, commandId: string): Promise<Resource> {
+    const now = await this.resourceDoc(orgId, resourceId);
+    if (!now) throw resourceNotFound(resourceId);
+    // This command changed it (possibly another one since, between the switch and this read:
+    // its state is then the answer, as SQLite would answer it after both).
+    return resourceFromDoc(now);
   }
 
   async deleteResource(orgId: number, resourceId: number): Promise<void> {
@@ -117,28 +152,41 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     return new mongo.GridFSBucket(db, { bucketName: resourceFilesBucket });
   }
 
+  /**
+   * The file written whole, or a rejection: a chunk or the files document the server did not
+   * take fails the upload (see endWritable), and the chunks written before are deleted, so a
+   * failed upload leaves nothing (should that delete fail too, the chunks carry `files_id`
+   * with no files document: `resource_files.chunks` minus `resource_files.files`).
+   */
   private async uploadFile(orgId: number, resourceId: number, file: CheckedFile): Promise<mongo.ObjectId> {
     // The GridFS file name is informational only; the resource keeps the client's name.
     const upload = this.bucket().openUploadStream(`resource-${resourceId}`, {
       metadata: { orgId, resourceId, contentType: file.contentType },
     });
-    await new Promise<void>((resolve, reject) => {
-      upload.once('error', reject);
-      upload.end(file.bytes, () => resolve());
-    });
+    try {
+      await endWritable(upload, file.bytes);
+    } catch (error) {
+      await this.deleteFile(upload.id).catch(() => undefined);
+      throw error;
+    }
     return upload.id;
   }
 
-  /** The file's bytes, or null when it no longer exists. */
-  private async downloadFile(fileId: mongo.ObjectId): Promise<Buffer | null> {
+  /**
+   * The file's bytes, or null when it no longer exists whole: deleted (not found), or deleted
+   * while it was read (a chunk missing, or fewer bytes than the resource says: GridFS ends the
+   * read quietly where the chunks end). The caller reads the resource again to tell which.
+   */
+  private async downloadFile(fileId: mongo.ObjectId, byteSize: number): Promise<Buffer | null> {
     const chunks: Buffer[] = [];
     try {
       for await (const chunk of this.bucket().openDownloadStream(fileId)) chunks.push(chunk as Buffer);
     } catch (error) {
-      if (isFileNotFound(error)) return null;
+      if (isFileNotFound(error) || isChunkMissing(error)) return null;
       throw error;
     }
-    return Buffer.concat(chunks);
+    const bytes = Buffer.concat(chunks);
+    return bytes.length === byteSize ? bytes : null;
   }
 
   private async readResourceFileAgain(
@@ -147,8 +195,12 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     missingFileId: mongo.ObjectId,
   ): Promise<{ resource: Resource; bytes: Buffer } | null> {
     const doc = await this.resourceDoc(orgId, resourceId);
-    if (!doc || doc.fileId.equals(missingFileId)) return null;
-    const bytes = await this.downloadFile(doc.fileId);
+    if (!doc) return null;
+    if (doc.fileId.equals(missingFileId)) {
+      // Still the same file: not a race but a file lost or damaged; a 500 says so, not a 404.
+      throw new Error(`The bytes of resource ${resourceId} (GridFS file ${missingFileId.toHexString()}) are missing or incomplete`);
+    }
+    const bytes = await this.downloadFile(doc.fileId, doc.byteSize);
     return bytes === null ? null : { resource: resourceFromDoc(doc), bytes };
   }
 
@@ -163,8 +215,15 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
 
   private async resourceDoc(orgId: number, resourceId: number): Promise<ResourceDoc | null> {
     await this.ready;
+    // resources: by _id (orgId checked on the one document).
     return this.models.Resource.findOne({ _id: resourceId, orgId }).lean<ResourceDoc>();
   }
+}
+
+/** The driver's MongoGridFSChunkError for a chunk missing: the file was deleted while it was read. */
+function isChunkMissing(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.startsWith('ChunkIsMissing');
 }
 
 function isFileNotFound(error: unknown): boolean {

@@ -40,7 +40,7 @@ describeWithMongo('MongoResourceStore', (mongo) => {
     }
   });
 
-  it('builds the indexes its schema declares with syncIndexes when autoIndex is off, and drops others', async () => {
+  it('builds the indexes its schema declares at start even with autoIndex off; syncIndexes drops others', async () => {
     const dbName = freshDatabase();
     const connection = await connectMongo(mongo.url(), { dbName, autoIndex: false });
     const store = new MongoResourceStore(connection);
@@ -48,22 +48,71 @@ describeWithMongo('MongoResourceStore', (mongo) => {
     // By name, each with its keys in order ({orgId, _id} and {_id, orgId} are different indexes).
     const indexes = async () =>
       (await resources.indexes())
-        .map((index) => ({ name: String(index.name), key: Object.entries(index.key) }))
+        .map((index) => ({ name: String(index.name), key: Object.entries(index.key), unique: index.unique === true }))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
+    const declared = [
+      { name: '_id_', key: [['_id', 1]], unique: false },
+      { name: 'orgId_1__id_1', key: [['orgId', 1], ['_id', 1]], unique: false },
+      { name: 'orgId_1_commandId_1', key: [['orgId', 1], ['commandId', 1]], unique: true },
+    ];
     try {
-      await store.listResources(1); // once the store is ready, its collection exists
+      await store.start();
+      expect(await indexes()).toEqual(declared);
       await resources.createIndex({ description: 1 }); // one the schema does not declare
-      expect(await indexes()).toEqual([
-        { name: '_id_', key: [['_id', 1]] },
-        { name: 'description_1', key: [['description', 1]] },
-      ]);
-
       await store.syncIndexes();
-      expect(await indexes()).toEqual([
-        { name: '_id_', key: [['_id', 1]] },
-        { name: 'orgId_1__id_1', key: [['orgId', 1], ['_id', 1]] },
-        { name: 'orgId_1_commandId_1', key: [['orgId', 1], ['commandId', 1]] },
-      ]);
+      expect(await indexes()).toEqual(declared);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('replaces the non-unique { orgId, commandId } index of older releases at start', async () => {
+    const dbName = freshDatabase();
+    const setup = await connectMongo(mongo.url(), { dbName });
+    await setup.collection('resources').createIndex({ orgId: 1, commandId: 1 }); // as releases before issue 28 built it
+    await setup.close();
+    const connection = await connectMongo(mongo.url(), { dbName });
+    const store = new MongoResourceStore(connection);
+    try {
+      await store.start();
+      const index = (await connection.collection('resources').indexes()).find((each) => each.name === 'orgId_1_commandId_1');
+      expect(index?.unique).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a failed upload, leaving no chunk behind: a file over the size the server takes in one document', async () => {
+    // A real failure of the server, not of a stand-in: a chunk bigger than a BSON document (16 MiB).
+    const dbName = freshDatabase();
+    const connection = await connectMongo(mongo.url(), { dbName });
+    const store = new MongoResourceStore(connection);
+    try {
+      const bucket = new (await import('mongoose')).mongo.GridFSBucket(connection.db!, { bucketName: resourceFilesBucket, chunkSizeBytes: 17 * 1024 * 1024 });
+      const { endWritable } = await import('@formcast/storage');
+      const upload = bucket.openUploadStream('too-big');
+      await expect(endWritable(upload, Buffer.alloc(17 * 1024 * 1024))).rejects.toThrow();
+      expect(await connection.collection(`${resourceFilesBucket}.files`).countDocuments({ _id: upload.id })).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('finds the resources by id and by command id through their indexes (explain)', async () => {
+    const dbName = freshDatabase();
+    const connection = await connectMongo(mongo.url(), { dbName });
+    const store = new MongoResourceStore(connection);
+    try {
+      await store.start();
+      const winning = async (filter: object, sort?: object) => {
+        const cursor = connection.collection('resources').find(filter);
+        const explained = await (sort ? cursor.sort(sort as never) : cursor).explain('queryPlanner');
+        return JSON.stringify(explained['queryPlanner']?.winningPlan);
+      };
+      expect(await winning({ orgId: 1 }, { _id: 1 })).toContain('orgId_1__id_1');
+      expect(await winning({ orgId: 1, commandId: 'c' })).toContain('orgId_1_commandId_1');
+      expect(await winning({ _id: 1, orgId: 1 })).toMatch(/IDHACK|_id_|EXPRESS|orgId_1__id_1/);
+      expect(await winning({ orgId: 1 }, { _id: 1 })).not.toContain('COLLSCAN');
     } finally {
       await store.close();
     }

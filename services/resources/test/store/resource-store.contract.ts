@@ -116,6 +116,18 @@ export function describeResourceStoreContract(name: string, makeStore: () => Pro
       expect(await store.listResources(orgId)).toHaveLength(1);
     });
 
+    it('creates once when two deliveries of one create run at the same time (an AMQP requeue during an upload)', async () => {
+      const commandId = randomUUID();
+      const bytes = Buffer.alloc(600 * 1024, 7); // several GridFS chunks: the upload takes a while
+      const [a, b] = await Promise.all([
+        store.createResource(orgId, { description: 'raced', file: file(bytes) }, commandId),
+        store.createResource(orgId, { description: 'raced', file: file(bytes) }, commandId),
+      ]);
+      expect(b).toEqual(a);
+      expect(await store.listResources(orgId)).toEqual([a]);
+      expect((await store.readResourceFile(orgId, a.id))?.bytes.equals(bytes)).toBe(true);
+    });
+
     // Update ------------------------------------------------------------------------------
 
     it('changes only the description when no file is given: version, identifier and bytes stay', async () => {
@@ -161,6 +173,28 @@ export function describeResourceStoreContract(name: string, makeStore: () => Pro
       expect(twice).toEqual(once);
       expect(twice.version).toBe(1);
       expect((await store.readResourceFile(orgId, created.id))?.bytes.toString()).toBe('v1');
+    });
+
+    it('updates once when two deliveries of one update run at the same time: version + 1, not + 2', async () => {
+      const created = await store.createResource(orgId, { description: 'd', file: file('v0') }, randomUUID());
+      const commandId = randomUUID();
+      const [a, b] = await Promise.all([
+        store.updateResource(orgId, created.id, { file: file('v1') }, commandId),
+        store.updateResource(orgId, created.id, { file: file('v1') }, commandId),
+      ]);
+      expect([a.version, b.version]).toEqual([1, 1]);
+      expect(await store.getResource(orgId, created.id)).toMatchObject({ version: 1 });
+      expect((await store.readResourceFile(orgId, created.id))?.bytes.toString()).toBe('v1');
+    });
+
+    it('updates a description once when two deliveries of it run at the same time', async () => {
+      const created = await store.createResource(orgId, { description: 'd', file: file('v0') }, randomUUID());
+      const commandId = randomUUID();
+      const [a, b] = await Promise.all([
+        store.updateResource(orgId, created.id, { description: 'e' }, commandId),
+        store.updateResource(orgId, created.id, { description: 'e' }, commandId),
+      ]);
+      expect([a.description, b.description, a.version, b.version]).toEqual(['e', 'e', 0, 0]);
     });
 
     // Delete ------------------------------------------------------------------------------

@@ -34,24 +34,29 @@ export class MongoDeviceStore implements DeviceStore {
 
   list(orgId: number, filter: { approvedOnly?: boolean } = {}): Promise<Device[]> {
     const query = filter.approvedOnly ? { orgId, pendingApproval: false } : { orgId };
+    // devices: { orgId, _id }.
     return this.db.all(this.db.models.Device.find(query).sort({ _id: 1 }).lean<DeviceDoc[]>(), deviceFromDoc);
   }
 
   get(orgId: number, deviceId: number): Promise<Device | null> {
+    // devices: by _id.
     return this.db.one(this.db.models.Device.findOne({ _id: deviceId, orgId }).lean<DeviceDoc>(), deviceFromDoc);
   }
 
   findByIdentifier(orgId: number, identifier: string): Promise<Device | null> {
+    // devices: the unique { orgId, identifier }.
     return this.db.one(this.db.models.Device.findOne({ orgId, identifier }).lean<DeviceDoc>(), deviceFromDoc);
   }
 
   findBySecretHash(secretHash: string): Promise<Device | null> {
+    // devices: the unique { secretHash }.
     return this.db.one(this.db.models.Device.findOne({ secretHash }).lean<DeviceDoc>(), deviceFromDoc);
   }
 
   async update(orgId: number, deviceId: number, change: DeviceChange): Promise<Device> {
     const { Device } = this.db.models;
     return this.db.transaction(async (session) => {
+      // devices: by _id.
       if (!(await Device.exists({ _id: deviceId, orgId }).session(session))) throw deviceNotFound(deviceId);
       const { customAttributes, ...fields } = definedFields(change);
       const changes: Partial<DeviceDoc> = { ...fields };
@@ -63,6 +68,7 @@ export class MongoDeviceStore implements DeviceStore {
       }
       const doc =
         Object.keys(changes).length === 0
+          // devices: by _id.
           ? await Device.findOne({ _id: deviceId, orgId }).session(session).lean<DeviceDoc>()
           : await Device.findOneAndUpdate(
               { _id: deviceId, orgId },
@@ -76,6 +82,7 @@ export class MongoDeviceStore implements DeviceStore {
 
   async clearPushTokenIf(orgId: number, deviceId: number, pushToken: string): Promise<Device | null> {
     await this.db.ready;
+    // devices: by _id.
     const doc = await this.db.models.Device.findOneAndUpdate(
       { _id: deviceId, orgId, pushToken },
       { $set: { pushToken: null } },
@@ -86,6 +93,7 @@ export class MongoDeviceStore implements DeviceStore {
 
   async delete(orgId: number, deviceId: number): Promise<Device> {
     await this.db.ready;
+    // devices: by _id.
     const doc = await this.db.models.Device.findOneAndDelete({ _id: deviceId, orgId }).lean<DeviceDoc>();
     if (!doc) throw deviceNotFound(deviceId);
     return deviceFromDoc(doc);

@@ -14,6 +14,7 @@ export class MongoFormStore implements FormStore {
       form.orgId,
       commandId,
       async ([formId = 0], session) => {
+        // forms: by _id.
         const doc = await Form.findOne({ _id: formId, orgId: form.orgId }).session(session).lean<FormDoc>();
         if (!doc) throw formNotFound(formId);
         return formFromDoc(doc);
@@ -34,14 +35,17 @@ export class MongoFormStore implements FormStore {
   }
 
   list(orgId: number): Promise<Form[]> {
+    // forms: { orgId, _id }.
     return this.db.all(this.db.models.Form.find({ orgId }).sort({ _id: 1 }).lean<FormDoc[]>(), formFromDoc);
   }
 
   get(orgId: number, formId: number): Promise<Form | null> {
+    // forms: by _id.
     return this.db.one(this.db.models.Form.findOne({ _id: formId, orgId }).lean<FormDoc>(), formFromDoc);
   }
 
   findByNamespace(orgId: number, namespace: string): Promise<Form | null> {
+    // forms: the unique { orgId, namespace }.
     return this.db.one(this.db.models.Form.findOne({ orgId, namespace }).lean<FormDoc>(), formFromDoc);
   }
 
@@ -53,6 +57,7 @@ export class MongoFormStore implements FormStore {
   async move(orgId: number, formId: number, groupId: number, movedAt: string): Promise<Form> {
     const { Form } = this.db.models;
     return this.db.transaction(async (session) => {
+      // forms: by _id.
       if (!(await Form.exists({ _id: formId, orgId }).session(session))) throw formNotFound(formId);
       if (!(await this.db.lockGroup(orgId, groupId, session))) throw groupNotFound(groupId);
       const doc = await Form.findOneAndUpdate(
@@ -67,6 +72,7 @@ export class MongoFormStore implements FormStore {
 
   async delete(orgId: number, formId: number): Promise<Form> {
     await this.db.ready;
+    // forms: by _id.
     const doc = await this.db.models.Form.findOneAndDelete({ _id: formId, orgId }).lean<FormDoc>();
     if (!doc) throw formNotFound(formId);
     return formFromDoc(doc);

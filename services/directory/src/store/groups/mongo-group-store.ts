@@ -20,6 +20,7 @@ export class MongoGroupStore implements GroupStore {
     await this.db.ready;
     const { Group, Form, Device } = this.db.models;
     const [groups, forms, devices] = await Promise.all([
+      // groups, forms, devices: { orgId, _id } each.
       Group.find({ orgId }).sort({ _id: 1 }).lean<GroupDoc[]>(),
       Form.find({ orgId }, { groupId: 1 }).sort({ _id: 1 }).lean<Array<Pick<FormDoc, '_id' | 'groupId'>>>(),
       Device.find({ orgId }, { groupIds: 1 })
@@ -35,6 +36,7 @@ export class MongoGroupStore implements GroupStore {
 
   async names(orgId: number): Promise<Map<number, string>> {
     await this.db.ready;
+    // groups: { orgId, _id }.
     const docs = await this.db.models.Group.find({ orgId }, { name: 1 })
       .sort({ _id: 1 })
       .lean<Array<Pick<GroupDoc, '_id' | 'name'>>>();
@@ -42,15 +44,18 @@ export class MongoGroupStore implements GroupStore {
   }
 
   get(orgId: number, groupId: number): Promise<Group | null> {
+    // groups: by _id.
     return this.db.one(this.db.models.Group.findOne({ _id: groupId, orgId }).lean<GroupDoc>(), (doc) => this.withMembers(doc, null));
   }
 
   findByName(orgId: number, name: string): Promise<Group | null> {
+    // groups: the unique { orgId, name }.
     return this.db.one(this.db.models.Group.findOne({ orgId, name }).lean<GroupDoc>(), (doc) => this.withMembers(doc, null));
   }
 
   async defaultGroupId(orgId: number): Promise<number> {
     await this.db.ready;
+    // groups: the partial unique { orgId } (isDefault: true, in the query).
     const doc = await this.db.models.Group.findOne({ orgId, isDefault: true }, { _id: 1 }).lean<IdDoc>();
     if (!doc) throw organizationNotFound(orgId);
     return doc._id;
@@ -62,6 +67,7 @@ export class MongoGroupStore implements GroupStore {
       orgId,
       commandId,
       async (groupIds, session) => {
+        // groups: by _id.
         const docs = await Group.find({ orgId, _id: { $in: groupIds } }).session(session).lean<GroupDoc[]>();
         const byId = new Map(docs.map((doc) => [doc._id, doc]));
         const groups: Group[] = [];
@@ -110,6 +116,7 @@ export class MongoGroupStore implements GroupStore {
   async delete(orgId: number, groupId: number, decide: (group: Group) => GroupDeletion): Promise<void> {
     const { Group, Device } = this.db.models;
     await this.db.transaction(async (session) => {
+      // groups: by _id.
       const doc = await Group.findOne({ _id: groupId, orgId }).session(session).lean<GroupDoc>();
       if (!doc) throw groupNotFound(groupId);
       await this.moveForms(orgId, decide(await this.withMembers(doc, session)).formMoves, session);
@@ -132,6 +139,7 @@ export class MongoGroupStore implements GroupStore {
   /** One query after the other: operations of one transaction must not run concurrently. */
   private async withMembers(group: GroupDoc, session: Session): Promise<Group> {
     const { Form, Device } = this.db.models;
+    // forms: { orgId, groupId }; devices: { orgId, groupIds } (below).
     const forms = await Form.find({ orgId: group.orgId, groupId: group._id }, { _id: 1 })
       .sort({ _id: 1 })
       .session(session)

@@ -32,14 +32,17 @@ export class MongoOrganizationStore implements OrganizationStore {
   }
 
   get(orgId: number): Promise<Organization | null> {
+    // organizations: by _id.
     return this.db.one(this.db.models.Organization.findOne({ _id: orgId }).lean<OrganizationDoc>(), organizationFromDoc);
   }
 
   list(): Promise<Organization[]> {
+    // organizations: by _id (the operator's listing).
     return this.db.all(this.db.models.Organization.find({}).sort({ _id: 1 }).lean<OrganizationDoc[]>(), organizationFromDoc);
   }
 
   findByEnrollmentCodeHash(enrollmentCodeHash: string): Promise<Organization | null> {
+    // organizations: the unique { enrollmentCodeHash }.
     const query = this.db.models.Organization.findOne({ enrollmentCodeHash }).lean<OrganizationDoc>();
     return this.db.one(query, organizationFromDoc);
   }
@@ -66,6 +69,7 @@ export class MongoOrganizationStore implements OrganizationStore {
   }
 
   listTokens(orgId: number): Promise<ApiToken[]> {
+    // api_tokens: { orgId, _id }.
     return this.db.all(this.db.models.ApiToken.find({ orgId }).sort({ _id: 1 }).lean<ApiTokenDoc[]>(), tokenFromDoc);
   }
 
@@ -77,6 +81,7 @@ export class MongoOrganizationStore implements OrganizationStore {
 
   async findOrgIdByTokenHash(tokenHash: string): Promise<number | null> {
     await this.db.ready;
+    // api_tokens: the unique { tokenHash }.
     const doc = await this.db.models.ApiToken.findOne({ tokenHash, revokedAt: null }, { orgId: 1 }).lean<
       Pick<ApiTokenDoc, 'orgId'>
     >();

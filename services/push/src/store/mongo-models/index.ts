@@ -13,7 +13,7 @@ export type { SubmissionDoc } from './submission.schema';
 /**
  * The push service's models on one connection, registered there once. With them the
  * Idempotency-Keys of the push database, so they are created before the first transaction
- * writes one and `syncIndexes()` builds their unique and TTL indexes at deploy.
+ * writes one and the store's start builds their unique and TTL indexes (see MongoStore.start).
  */
 export function pushModels(connection: Connection) {
   return {

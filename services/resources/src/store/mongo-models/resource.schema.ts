@@ -32,6 +32,9 @@ const tableSchema = new Schema<ContentTableDoc>(
   { _id: false, id: false },
 );
 
+/** The name of the { orgId, commandId } index, unique from issue 28 on (not unique before). */
+export const commandIndexName = 'orgId_1_commandId_1';
+
 export const resourceSchema = new Schema<ResourceDoc>(
   {
     _id: { type: Number, required: true },
@@ -54,8 +57,11 @@ export const resourceSchema = new Schema<ResourceDoc>(
 
 // listResources, ascending by id; and every lookup by id, which also filters by orgId.
 resourceSchema.index({ orgId: 1, _id: 1 });
-// A redelivered create finds the resource it made.
-resourceSchema.index({ orgId: 1, commandId: 1 });
+// A command applies once: a redelivered create finds the resource it made, and of two
+// deliveries creating at once only one inserts (E11000 for the other; see MongoResourceStore).
+// Releases before issue 28 had this index without `unique`; the store's start drops that one
+// first (see MongoResourceStore.prepare), since MongoDB refuses one key pattern with two options.
+resourceSchema.index({ orgId: 1, commandId: 1 }, { unique: true, name: commandIndexName });
 
 export function resourceModel(connection: Connection): Model<ResourceDoc> {
   return registeredModel(connection, 'Resource', resourceSchema, 'resources');
