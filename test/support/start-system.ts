@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AmqpBus, type Bus } from '@formcast/bus';
 import { serviceStarters, startEmbedded } from '@formcast/embedded';
-import { createGatewayApp, httpTimeouts, listenOn } from '@formcast/gateway';
+import { createGatewayApp, GatewayRateLimits, httpTimeouts, listenOn, rateLimitSettings } from '@formcast/gateway';
 import { createLogger, parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
@@ -89,6 +89,7 @@ export async function startSystem(
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
+    rateLimits: new GatewayRateLimits(rateLimitSettings(settings)),
   });
   const server: Server = await listenOn(app, 0, httpTimeouts(settings));
   return {
