@@ -34,4 +34,10 @@ export const pressureSettings = {
   RATE_LIMIT_ENROLLMENT_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** DELIVERY_MAX_DESTINATIONS_PER_FORM: destinations one form may have; one more is 422. */
   DELIVERY_MAX_DESTINATIONS_PER_FORM: z.coerce.number().int().min(1).max(10000).default(25),
+  /** SHED_MAX_IN_FLIGHT: requests the gateway holds at once; past it a new one is 503 at once (0: no bound). */
+  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** SHED_EVENT_LOOP_DELAY_MS: past this event-loop delay (p99 over SHED_SAMPLE_INTERVAL_MS), new requests are 503 at once (0: never). */
+  SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  /** SHED_SAMPLE_INTERVAL_MS: how often the event-loop delay is read (each reading covers the interval before it). */
+  SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
 };

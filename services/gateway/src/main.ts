@@ -6,6 +6,7 @@ import { startTracingOrExit } from '@formcast/tracing';
 import { createGatewayApp } from './http/create-app';
 import { httpTimeouts } from './http/http-timeouts';
 import { closeServer, listenOn } from './http/listen';
+import { LoadShedder, loadSheddingSettings } from './http/load-shedding';
 import { GatewayRateLimits, rateLimitSettings, type RateLimitStore } from './http/rate-limit';
 import { tlsFilesOf } from './http/tls-files';
 
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   await bus.start();
   lifecycle.onStop('bus', () => bus.close());
   const rateLimitStore = rateLimitStoreOf(settings.REDIS_URL, lifecycle);
+  const shedder = new LoadShedder(loadSheddingSettings(settings));
+  lifecycle.onStop('load shedder', async () => shedder.stop());
   const app = createGatewayApp({
     bus,
     logger,
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
     rateLimits: new GatewayRateLimits(rateLimitSettings(settings), rateLimitStore),
+    loadShedding: shedder,
   });
   const tlsFiles = tlsFilesOf(settings);
   const tls = tlsFiles && { files: tlsFiles, logger };

@@ -30,6 +30,7 @@ import { useHttpTracing } from './http-tracing';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { readBodyUpTo } from './limited-body';
 import { requireOwnOrganization } from './organization-scope';
+import type { LoadShedder } from './load-shedding';
 import { pathBeforeBody } from './path-before-body';
 import { GatewayRateLimits } from './rate-limit';
 import { requestContext } from './request-context';
@@ -56,6 +57,8 @@ export interface GatewayOptions {
   metrics?: HttpMetricsOptions;
   /** Rate limits (http/rate-limit.ts); default: none. */
   rateLimits?: GatewayRateLimits;
+  /** Load shedding (http/load-shedding.ts): 503 at once past its bounds; default: none. */
+  loadShedding?: LoadShedder;
 }
 
 /** The HTTP surface: each request becomes a command on the bus. */
@@ -78,6 +81,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   useHttpTracing(app);
   useHttpMetrics(app, options.adminToken, options.metrics);
   app.use(watchRequestBodies(options.timeouts ?? defaultHttpTimeouts, options.bodyLimitBytes));
+  // After the body watch (a shed request's body is drained as any refused one), before any work.
+  if (options.loadShedding) app.use(options.loadShedding.middleware);
   app.use(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true)));
   app.use(openApiRoutes());
   app.use(refuseUnwritableUrl);

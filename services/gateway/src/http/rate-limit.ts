@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { recordRateLimited } from '@formcast/metrics';
 import type { Settings } from '@formcast/platform';
 import { AppError } from '@formcast/platform';
 
@@ -76,6 +77,7 @@ export class RateBucket {
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      recordRateLimited(this.name);
       res.setHeader('Retry-After', String(seconds));
       res.setHeader('RateLimit-Policy', this.policy);
       res.setHeader('RateLimit', `"${this.name}";r=0;t=${seconds}`);
@@ -149,6 +151,7 @@ export class GatewayRateLimits {
       const refused = await this.failures!.get(address);
       if (refused !== null && refused.consumedPoints >= this.failureLimit) {
         const seconds = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+        recordRateLimited('enrollment_failures');
         res.setHeader('Retry-After', String(seconds));
         throw new AppError('rate_limited', `Too many refused enrollment codes from this address: retry after ${seconds} s`);
       }
