@@ -40,4 +40,6 @@ export const pressureSettings = {
   SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** SHED_SAMPLE_INTERVAL_MS: how often the event-loop delay is read (each reading covers the interval before it). */
   SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
+  /** PUSH_MAX_OUTSTANDING_PER_DEVICE: dispatches outstanding on one device at once (scheduled ones too); one more is 422. */
+  PUSH_MAX_OUTSTANDING_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(2000),
 };
