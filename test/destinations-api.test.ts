@@ -28,9 +28,12 @@ function jsonHttpBody(uri = publicUri, extra: object = {}) {
   };
 }
 
+/** This suite's DELIVERY_MAX_DESTINATIONS_PER_FORM (the suite's own form holds fewer). */
+const maxDestinations = 12;
+
 describe.each(systemModes)('Destinations API and Connections API (%s)', (mode) => {
   // No DELIVERY_ALLOW_PRIVATE_NETWORKS: the default, which refuses private addresses.
-  const sys = useSystem(mode, { organizations: 2, template: inspectionForm });
+  const sys = useSystem(mode, { organizations: 2, template: inspectionForm, env: { DELIVERY_MAX_DESTINATIONS_PER_FORM: String(maxDestinations) } });
   let followUp: TestTemplate;
   let othersForm: TestTemplate;
 
@@ -208,6 +211,20 @@ describe.each(systemModes)('Destinations API and Connections API (%s)', (mode) =
       ['a private address', () => jsonHttpBody('http://192.168.1.20/hook'), /192\.168\.1\.20 is a private address; set DELIVERY_ALLOW_PRIVATE_NETWORKS=true/],
       ['the cloud metadata address', () => jsonHttpBody('http://169.254.169.254/latest/meta-data'), /cloud metadata address, which destinations may never reach/],
       ['a body that is not an object', () => [jsonHttpBody()], /Expected a JSON object/],
+      ['an IPv4-compatible IPv6 address of the metadata service', () => jsonHttpBody('http://[::a9fe:a9fe]/'), /169\.254\.169\.254 is a cloud metadata address/],
+      ['the metadata address written into ::/96', () => jsonHttpBody('http://[::169.254.169.254]/latest'), /169\.254\.169\.254 is a cloud metadata address/],
+      ['loopback written into ::/96', () => jsonHttpBody('http://[::127.0.0.1]/hook'), /127\.0\.0\.1 is a loopback address/],
+      ['loopback through NAT64', () => jsonHttpBody('http://[64:ff9b::7f00:1]/hook'), /127\.0\.0\.1 is a loopback address/],
+      ['the metadata address through 6to4', () => jsonHttpBody('http://[2002:a9fe:a9fe::1]/hook'), /cloud metadata/],
+      ['loopback as a Teredo client', () => jsonHttpBody('http://[2001:0:4136:e378::80ff:fffe]/hook'), /127\.0\.0\.1 is a loopback address/],
+      ['the scheme in capitals, to a loopback address', () => jsonHttpBody('HTTP://127.0.0.1/hook'), /127\.0\.0\.1 is a loopback address/],
+      ['a header value outside Latin-1', () => ({ ...jsonHttpBody(), http_transport: { uri: publicUri, headers: { 'X-Team': 'Zürich ✓' } } }), /http_transport\.headers\.X-Team: contains U\+2713/],
+      ['a header value with DEL', () => ({ ...jsonHttpBody(), http_transport: { uri: publicUri, headers: { 'X-Team': 'a\u007fb' } } }), /contains U\+007F/],
+      ...['TE', 'Trailer', 'Keep-Alive', 'Upgrade', 'Proxy-Authorization', 'Proxy-Connection'].map((name): [string, () => unknown, RegExp] => [
+        `the hop-by-hop header ${name}`,
+        () => ({ ...jsonHttpBody(), http_transport: { uri: publicUri, headers: { [name]: 'trailers' } } }),
+        new RegExp(`http_transport\\.headers\\.${name}: a hop-by-hop header`),
+      ]),
     ];
 
     it.each(refusals)('%s', async (_, body, message) => {
@@ -226,6 +243,34 @@ describe.each(systemModes)('Destinations API and Connections API (%s)', (mode) =
       const malformed = await sys.api.post(destinationsPath(sys.template.id, '.json'), { token: sys.org.token, body: '{"destination":', contentType: 'application/json' });
       expect(malformed.status).toBe(400);
     });
+  });
+
+  it('takes the scheme in any case (HTTPS://) and a Latin-1 header value', async () => {
+    const form = await createTemplate(sys.api, sys.org, followUpForm);
+    const uri = publicUri.replace(/^https:/, 'HTTPS:');
+    const res = await create({ ...jsonHttpBody(uri), http_transport: { uri, headers: { 'X-Team': 'Zürich' } } }, form.id);
+    expect(res.status).toBe(201);
+    expect(res.json().destination.http_transport.headers).toEqual({ 'X-Team': 'Zürich' });
+  });
+
+  it(`caps a form's destinations (DELIVERY_MAX_DESTINATIONS_PER_FORM): one more is 422 and nothing is saved; another organization's form is unchanged`, async () => {
+    const form = await createTemplate(sys.api, sys.org, followUpForm);
+    const theirsBefore = (await sys.api.get(destinationsPath(othersForm.id, '.json'), { token: sys.orgs[1].token })).text;
+    for (let n = 0; n < maxDestinations; n += 1) expect((await create(jsonHttpBody(), form.id)).status).toBe(201);
+    const refused = await create(jsonHttpBody(), form.id);
+    expect(refused.status).toBe(422);
+    expect(refused.json()).toMatchObject({ status: '422', message: expect.stringMatching(/DELIVERY_MAX_DESTINATIONS_PER_FORM=12/) });
+    const connection = await sys.api.post(connectionsPath(sys.org.orgId, form.id), {
+      token: sys.org.token,
+      xml: `<remote_connections><http_connection><remote_url>${publicUri}</remote_url></http_connection></remote_connections>`,
+    });
+    expect(connection.status).toBe(422);
+    const listed = (await sys.api.get(destinationsPath(form.id, '.json'), { token: sys.org.token })).json().destinations;
+    expect(listed).toHaveLength(maxDestinations);
+    // One deleted: room for one again.
+    expect((await sys.api.delete(destinationsPath(form.id, `/${listed[0].id}.json`), { token: sys.org.token })).status).toBe(200);
+    expect((await create(jsonHttpBody(), form.id)).status).toBe(201);
+    expect((await sys.api.get(destinationsPath(othersForm.id, '.json'), { token: sys.orgs[1].token })).text).toBe(theirsBefore);
   });
 
   describe('Connections API (XML)', () => {

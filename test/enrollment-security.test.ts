@@ -52,10 +52,12 @@ describe.each(systemModes)('Enrollment security: identifiers per organization, h
       expect(others.status).toBe(404);
     });
 
-    it('still refuses the identifier a second time in the same organization (409)', async () => {
+    it('still refuses the identifier a second time in the same organization, answering as a wrong code does (403)', async () => {
       const again = await enroll(sys, orgA.enrollmentCode, identifier);
-      expect(again.status).toBe(409);
-      expect(again.json().message).toMatch(/already enrolled/);
+      const wrong = await enroll(sys, 'not-the-code', identifier);
+      expect(again.status).toBe(403);
+      expect(again.headers.get('content-type')).toBe(wrong.headers.get('content-type'));
+      expect(again.text).toBe(wrong.text);
     });
 
     it('pushes by identifier to the pushing organization\'s device only: B\'s badge stays 0', async () => {

@@ -132,7 +132,14 @@ describe.each(systemModes)('The hostile battery: every route × every hostile cl
       const unauthorized = answers.filter((a) => a.status === 401 && !a.request.label.includes('credential')).map(describeAnswer);
       const processProblems = await sys.running.problems();
       const otherChanged = (await otherListings(context.other)).filter((listing, i) => listing !== otherBefore[i]);
-      expect({ serverErrors, unauthorized, processProblems, otherChanged }).toEqual({ serverErrors: [], unauthorized: [], processProblems: [], otherChanged: [] });
+      const classProblems = hostile.check?.(answers) ?? [];
+      expect({ serverErrors, unauthorized, processProblems, otherChanged, classProblems }).toEqual({
+        serverErrors: [],
+        unauthorized: [],
+        processProblems: [],
+        otherChanged: [],
+        classProblems: [],
+      });
     },
     classTimeoutMs,
   );

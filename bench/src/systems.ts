@@ -27,7 +27,21 @@ function startFormcastProcess(name: string, script: string, env: Record<string, 
 }
 
 /** S6's receiver is on 127.0.0.1. */
-const deliverySettings = { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' };
+/**
+ * The bench measures capacity from one client address and a few organizations: every rate
+ * limit far above what it sends (a scenario about limits sets its own in its variant's env).
+ */
+const benchRateLimits = {
+  RATE_LIMIT_ORGANIZATION_PER_SECOND: '1000000',
+  RATE_LIMIT_ORGANIZATION_BURST: '1000000',
+  RATE_LIMIT_DEVICE_PER_SECOND: '1000000',
+  RATE_LIMIT_DEVICE_BURST: '1000000',
+  RATE_LIMIT_ADDRESS_PER_SECOND: '1000000',
+  RATE_LIMIT_ADDRESS_BURST: '1000000',
+  RATE_LIMIT_ENROLLMENT_PER_SECOND: '1000000',
+  RATE_LIMIT_ENROLLMENT_BURST: '1000000',
+};
+const deliverySettings = { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true', ...benchRateLimits };
 
 /** A second system beside the first: its processes' names end in `suffix`, `env` adds settings (METRICS_ENABLED=false, …). */
 export interface SystemVariant {

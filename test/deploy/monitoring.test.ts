@@ -47,9 +47,10 @@ function formcastMetricNames(): Set<string> {
 const metricsIn = (expr: string) => [...expr.matchAll(/\b((?:formcast|process|nodejs)_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
 
 describe('k8s/monitoring', () => {
-  it('has alerts on outbox age, dead letters, the 5xx rate, p99 latency and the FCM failure rate', () => {
+  it('has alerts on outbox age, dead letters, the 5xx rate, p99 latency, the FCM failure rate and load shedding', () => {
     const exprOf = (name: string) => alerts.find((a) => a.alert === name)?.expr ?? '';
-    expect(alerts.map((a) => a.alert).sort()).toEqual(['FormcastDeadLetters', 'FormcastFcmFailureRate', 'FormcastHigh5xxRate', 'FormcastHighP99Latency', 'FormcastOutboxStale']);
+    expect(alerts.map((a) => a.alert).sort()).toEqual(['FormcastDeadLetters', 'FormcastFcmFailureRate', 'FormcastHigh5xxRate', 'FormcastHighP99Latency', 'FormcastLoadShedding', 'FormcastOutboxStale']);
+    expect(exprOf('FormcastLoadShedding')).toMatch(/formcast_http_shed_total/);
     expect(exprOf('FormcastOutboxStale')).toMatch(/formcast_outbox_oldest_age_seconds/);
     expect(exprOf('FormcastDeadLetters')).toMatch(/formcast_bus_dead_letters\) > 0/);
     expect(exprOf('FormcastHigh5xxRate')).toMatch(/formcast_http_requests_total\{status=~"5\.\."\}/);

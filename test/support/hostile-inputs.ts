@@ -409,6 +409,8 @@ function plainBody(c: BatteryContext, r: RouteCase, values: BodyValues = plainVa
 export interface HostileClass {
   name: string;
   requests(r: RouteCase, c: BatteryContext): HostileRequest[];
+  /** What is wrong with the class's answers beyond the battery's own checks (none: nothing more). */
+  check?(answers: HostileAnswer[]): string[];
 }
 
 const bodyRoutesOnly = (make: (r: RouteCase, c: BatteryContext) => HostileRequest[]) => (r: RouteCase, c: BatteryContext) => (takesBody(r) ? make(r, c) : []);
@@ -669,6 +671,41 @@ const formBodies = [
   'name=a%00b&owner=%ED%A0%80',
 ];
 
+// ---- issue 25: destinations that could never deliver; a flood of wrong enrollment codes
+
+/** HTTP transports a destination may not have: addresses carrying a refused IPv4 one, headers Node cannot send or that are hop-by-hop. */
+export const undeliverableTransports: Array<{ uri: string; headers?: Record<string, string> }> = [
+  { uri: 'http://[::a9fe:a9fe]/' },
+  { uri: 'http://[::169.254.169.254]/latest/meta-data' },
+  { uri: 'http://[::127.0.0.1]/' },
+  { uri: 'http://[::ffff:0:7f00:1]/' },
+  { uri: 'http://[64:ff9b::a9fe:a9fe]/' },
+  { uri: 'http://[2002:a9fe:a9fe::1]/' },
+  { uri: 'http://[2001:0:4136:e378::80ff:fffe]/' },
+  { uri: 'HTTP://127.0.0.1:9/hook' },
+  { uri: exampleHook, headers: { 'X-Team': 'snow \u2603' } },
+  { uri: exampleHook, headers: { TE: 'trailers' } },
+  { uri: exampleHook, headers: { Trailer: 'X-Sum' } },
+  { uri: exampleHook, headers: { 'Proxy-Authorization': 'Basic eDp4' } },
+  { uri: exampleHook, headers: { Upgrade: 'websocket' } },
+];
+
+function undeliverableDestinations(r: RouteCase, c: BatteryContext): HostileRequest[] {
+  if (!/\/destinations(\/:destination)?\.json$/.test(r.path) || (r.method !== 'POST' && r.method !== 'PUT')) return [];
+  return undeliverableTransports.map((transport) => {
+    const body = r.method === 'POST' ? { ...destinationBody('Undeliverable'), http_transport: transport } : { http_transport: transport };
+    return on(c, r, `destination ${JSON.stringify(transport)}`, { body: JSON.stringify(body), headers: json });
+  });
+}
+
+/** Wrong enrollment codes, more than RATE_LIMIT_ENROLLMENT_FAILURES: the rest are 429. Last: enrollment from this address is refused after it. */
+function wrongCodeFlood(r: RouteCase, c: BatteryContext): HostileRequest[] {
+  if (r.path !== '/devices/enroll') return [];
+  return Array.from({ length: 40 }, (_, n) =>
+    on(c, r, `wrong code ${n}`, { body: JSON.stringify({ enrollment_code: `wrong-${n}`, identifier: `Android_flood${n}` }), headers: json }),
+  );
+}
+
 /** The hostile classes of issue 16, in the order the battery sends them. */
 export const hostileClasses: HostileClass[] = [
   { name: 'malformed JSON', requests: bodyRoutesOnly((r, c) => malformedJson.map((body) => on(c, r, `JSON ${JSON.stringify(body)}`, { body, headers: json }))) },
@@ -692,6 +729,23 @@ export const hostileClasses: HostileClass[] = [
   { name: 'path traversal in ids', requests: pathValues(traversals, false) },
   { name: 'very long header values', requests: (r, c) => longHeaders(r, c, routes.indexOf(r)) },
   { name: 'wrong methods', requests: wrongMethods },
+  {
+    name: 'destinations that could never deliver (embedded-IPv4 addresses, the scheme in capitals, unsendable and hop-by-hop headers)',
+    requests: undeliverableDestinations,
+    // Refused for what they are (400), or 404 where the route destroys and gets unknown ids: never saved.
+    check: (answers) => answers.filter((a) => a.status !== 400 && a.status !== 404).map((a) => `${a.request.label} → ${a.status}`),
+  },
+  // Last: the address is refused enrollment for RATE_LIMIT_ENROLLMENT_FAILURES_WINDOW_SECONDS after it.
+  {
+    name: 'a flood of wrong enrollment codes (429 past RATE_LIMIT_ENROLLMENT_FAILURES)',
+    requests: wrongCodeFlood,
+    check: (answers) => {
+      const statuses = answers.map((a) => a.status);
+      const problems = statuses.filter((status) => status !== 403 && status !== 429).map((status) => `answered ${status}`);
+      if (!statuses.includes(429)) problems.push('no 429 after the wrong codes');
+      return problems;
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------

@@ -27,6 +27,12 @@ import { ApiClient } from './api-client';
 
 const repoRoot = resolve(__dirname, '../..');
 export const distributedAmqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+/**
+ * Suites share two cores with other suites and processes, and jest's own work stalls the
+ * loop now and then: shedding on event-loop delay would answer a random 503. Off unless a
+ * suite sets SHED_EVENT_LOOP_DELAY_MS (its unit test: services/gateway/test/http/load-shedding.test.ts).
+ */
+export const testShedding = { SHED_EVENT_LOOP_DELAY_MS: '0' };
 const defaultRedisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 /** The process that runs each starter of the embedded list, by folder under services/. */
@@ -218,6 +224,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     PATH: process.env.PATH ?? '',
     // On MongoDB every delivery replica must be given the same sealing key (on SQLite it is generated into DATA_DIR).
     ...(process.env.MONGO_URL ? { MONGO_URL: process.env.MONGO_URL, DELIVERY_SECRETS_KEY: runSecretsKey } : {}),
+    ...testShedding,
     ...suiteEnv,
     AMQP_URL: amqpUrl,
     AMQP_PREFIX: prefix,

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AmqpBus, type Bus } from '@formcast/bus';
 import { serviceStarters, startEmbedded } from '@formcast/embedded';
-import { createGatewayApp, httpTimeouts, listenOn } from '@formcast/gateway';
+import { createGatewayApp, GatewayRateLimits, httpTimeouts, listenOn, LoadShedder, loadSheddingSettings, rateLimitSettings } from '@formcast/gateway';
 import { createLogger, parseSettings, type Logger, type RunningService, type ServiceStarter } from '@formcast/platform';
 import { deleteTestTopology, uniqueName } from '@formcast/testing';
 import { ApiClient } from './api-client';
-import { distributedModeEnabled, onlyModes, processNameOf, startDistributed } from './start-distributed';
+import { distributedModeEnabled, onlyModes, processNameOf, startDistributed, testShedding } from './start-distributed';
 
 
 export type SystemMode = 'embedded' | 'rabbitmq' | 'distributed';
@@ -32,6 +32,7 @@ export interface RunningSystem {
 }
 
 const adminToken = 'test-admin-token-0123456789abcdef';
+
 const quietLogger = createLogger({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /**
@@ -60,7 +61,7 @@ export async function startSystem(
     return { api: system.api, adminToken, stop: system.stop };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'formcast-e2e-'));
-  const settings = parseSettings({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', ...env });
+  const settings = parseSettings({ PORT: '0', DATA_DIR: dataDir, ADMIN_TOKEN: adminToken, LOG_LEVEL: 'silent', ...testShedding, ...env });
   const cleanup = () => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 
   if (mode === 'embedded') {
@@ -84,6 +85,7 @@ export async function startSystem(
   }
   const gatewayBus = new AmqpBus({ url: amqpUrl, logger, prefix });
   await gatewayBus.start();
+  const shedder = new LoadShedder(loadSheddingSettings(settings));
   const app = createGatewayApp({
     bus: gatewayBus,
     logger,
@@ -92,6 +94,8 @@ export async function startSystem(
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
+    rateLimits: new GatewayRateLimits(rateLimitSettings(settings)),
+    loadShedding: shedder,
   });
   const server: Server = await listenOn(app, 0, httpTimeouts(settings));
   return {
@@ -102,6 +106,7 @@ export async function startSystem(
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      shedder.stop();
       await gatewayBus.close();
       for (const { bus, service } of peers) {
         await bus.close();

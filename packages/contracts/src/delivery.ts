@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerNamePattern, hopByHopRefusal, isHttpUri, unsendableHeaderCharacter } from './destination-address-rules';
 
 /**
  * Commands served by the delivery service: the destinations of a form (where its
@@ -31,8 +32,6 @@ export const jsonFormatParameters = z.object({});
 export const xmlFormatParameters = z.object({});
 
 const maxHeaders = 30;
-/** Header names as HTTP allows them (RFC 9110 tokens). */
-const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** Headers the delivery itself sets: a destination cannot replace them. */
 export const reservedDeliveryHeaders = [
   'content-type',
@@ -45,15 +44,6 @@ export const reservedDeliveryHeaders = [
   'webhook-signature',
 ] as const;
 
-function isHttpUri(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' && url.username === '' && url.password === '';
-  } catch {
-    return false;
-  }
-}
-
 export const httpTransportParameters = z.object({
   uri: z
     .string({ error: 'is required' })
@@ -61,15 +51,30 @@ export const httpTransportParameters = z.object({
     .max(2000)
     .refine(isHttpUri, { message: 'must be an http or https URL, without credentials (send those as headers)' }),
   headers: z
-    .record(z.string(), z.string().max(4000).regex(/^[^\r\n\0]*$/, { message: 'header values are one line' }))
+    .record(
+      z.string(),
+      z
+        .string()
+        .max(4000)
+        .regex(/^[^\r\n\0]*$/, { message: 'header values are one line' })
+        .superRefine((value, ctx) => {
+          const character = unsendableHeaderCharacter(value);
+          if (character && !/[\r\n\0]/.test(value)) {
+            ctx.addIssue({ code: 'custom', message: `contains ${character}: header values are Latin-1 text (TAB, space, visible characters)` });
+          }
+        }),
+    )
     .superRefine((headers, ctx) => {
       const names = Object.keys(headers);
       if (names.length > maxHeaders) ctx.addIssue({ code: 'custom', message: `at most ${maxHeaders} headers` });
       for (const name of names) {
-        if (!headerName.test(name)) {
+        const hopByHop = hopByHopRefusal(name);
+        if (!headerNamePattern.test(name)) {
           ctx.addIssue({ code: 'custom', path: [name], message: "header names are letters, digits and !#$%&'*+.^_`|~-" });
         } else if ((reservedDeliveryHeaders as readonly string[]).includes(name.toLowerCase())) {
           ctx.addIssue({ code: 'custom', path: [name], message: `set by every delivery; a destination may not set ${reservedDeliveryHeaders.join(', ')}` });
+        } else if (hopByHop) {
+          ctx.addIssue({ code: 'custom', path: [name], message: hopByHop });
         }
       }
     })

@@ -14,6 +14,7 @@ export const errorCodes = [
   'too_large', // body or file over its limit: 413
   'unsupported_media_type', // content type not accepted: 415
   'unprocessable', // well-formed but the content is wrong for its type: 422
+  'rate_limited', // past a rate limit: 429 (with Retry-After)
   'unavailable', // a dependency is down: 503
   'timeout', // no reply in time: 504
   'internal', // a bug: 500, no internals shown
@@ -37,6 +38,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
+  rate_limited: 429,
   unavailable: 503,
   timeout: 504,
   internal: 500,

@@ -8,3 +8,4 @@ export * from './notifier';
 export * from './submission-events';
 export * from './delivery';
 export * from './admin';
+export * from './destination-address-rules';

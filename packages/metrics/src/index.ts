@@ -7,3 +7,4 @@ export { recordDeliveryAttempt } from './delivery-metrics';
 export { answerMetrics, renderMetrics, startMetricsServer, type MetricsServer } from './exposition';
 export { parseExposition, sampleValue, type Sample } from './parse-exposition';
 export { serveOnPort, type PortServer } from './port-server';
+export { recordRateLimited, recordShed, watchLoad, type ShedReason } from './pressure-metrics';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pressureSettings } from './pressure-settings';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -197,6 +198,7 @@ export const settingsSchema = z.object({
   DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** DELIVERY_SWEEP_INTERVAL_MS: how often a delivery process removes what is past DELIVERY_RETENTION_DAYS. */
   DELIVERY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
+  ...pressureSettings,
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -117,6 +117,7 @@ export async function startDelivery(
       forms: new FormLookup(bus, settings.COMMAND_TIMEOUT_MS),
       uriRefusal: (uri) => uriRefusal(uri, allowPrivate, options.resolve),
       deliveriesDue: () => worker.wake(),
+      maxDestinationsPerForm: settings.DELIVERY_MAX_DESTINATIONS_PER_FORM,
       now,
       logger: log,
     },

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { createBus, type Bus } from '@formcast/bus';
 import { configureMetrics } from '@formcast/metrics';
-import { closeServer, createGatewayApp, httpTimeouts, listenOn, tlsFilesOf } from '@formcast/gateway';
+import { closeServer, createGatewayApp, GatewayRateLimits, httpTimeouts, listenOn, LoadShedder, loadSheddingSettings, rateLimitSettings, tlsFilesOf } from '@formcast/gateway';
 import { describeAdapters, Lifecycle, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
 import { resolveAdminToken } from './admin-token';
 import { serviceStarters } from './service-starters';
@@ -36,6 +36,8 @@ export async function startEmbedded(
   await bus.start();
   lifecycle.onStop('bus', () => bus.close());
 
+  const shedder = new LoadShedder(loadSheddingSettings(settings));
+  lifecycle.onStop('load shedder', async () => shedder.stop());
   const app = createGatewayApp({
     bus,
     logger,
@@ -44,6 +46,9 @@ export async function startEmbedded(
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
+    // One process: the buckets live in it.
+    rateLimits: new GatewayRateLimits(rateLimitSettings(settings)),
+    loadShedding: shedder,
     // One port in embedded mode: /metrics on it, behind the admin token as /admin is.
     metrics: { record: settings.METRICS_ENABLED, serveWithAdminToken: settings.METRICS_ENABLED },
     isReady: async () => {

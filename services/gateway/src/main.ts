@@ -6,6 +6,8 @@ import { startTracingOrExit } from '@formcast/tracing';
 import { createGatewayApp } from './http/create-app';
 import { httpTimeouts } from './http/http-timeouts';
 import { closeServer, listenOn } from './http/listen';
+import { LoadShedder, loadSheddingSettings } from './http/load-shedding';
+import { GatewayRateLimits, rateLimitSettings, type RateLimitStore } from './http/rate-limit';
 import { tlsFilesOf } from './http/tls-files';
 
 /** The gateway alone (distributed mode): HTTP in, commands out over RabbitMQ. */
@@ -34,6 +36,9 @@ async function main(): Promise<void> {
   const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'gateway', prefix: settings.AMQP_PREFIX });
   await bus.start();
   lifecycle.onStop('bus', () => bus.close());
+  const rateLimitStore = rateLimitStoreOf(settings.REDIS_URL, lifecycle);
+  const shedder = new LoadShedder(loadSheddingSettings(settings));
+  lifecycle.onStop('load shedder', async () => shedder.stop());
   const app = createGatewayApp({
     bus,
     logger,
@@ -42,6 +47,8 @@ async function main(): Promise<void> {
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
+    rateLimits: new GatewayRateLimits(rateLimitSettings(settings), rateLimitStore),
+    loadShedding: shedder,
   });
   const tlsFiles = tlsFilesOf(settings);
   const tls = tlsFiles && { files: tlsFiles, logger };
@@ -51,6 +58,23 @@ async function main(): Promise<void> {
   });
   lifecycle.onStop('http server', () => closeServer(server));
   logger.info({ port: (server.address() as AddressInfo).port, protocol: tls ? 'https' : 'http' }, 'gateway listening');
+}
+
+/**
+ * With REDIS_URL, the rate limits' buckets are in Redis, shared by every gateway replica
+ * (ioredis loaded only then); without it, in this process.
+ */
+function rateLimitStoreOf(redisUrl: string | undefined, lifecycle: Lifecycle): RateLimitStore {
+  if (!redisUrl) return { kind: 'memory' };
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Redis } = require('ioredis') as typeof import('ioredis');
+  // No offline queue: a Redis that is away fails a take at once, and the process's own buckets answer.
+  const client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  client.on('error', () => undefined);
+  lifecycle.onStop('rate limit store', async () => {
+    client.disconnect();
+  });
+  return { kind: 'redis', client };
 }
 
 main().catch((error: unknown) => {

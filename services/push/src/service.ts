@@ -83,7 +83,7 @@ export function pushServiceStarter(options: { clock?: () => Date } = {}): Servic
       intervalMs: settings.PUSH_RELEASE_INTERVAL_MS,
       clock: options.clock,
     });
-    registerPushService(bus, { store, directory, eventsWritten, clock: options.clock });
+    registerPushService(bus, { store, directory, eventsWritten, clock: options.clock, maxOutstandingPerDevice: settings.PUSH_MAX_OUTSTANDING_PER_DEVICE });
     relay.start();
     release.start();
     return {

@@ -9,6 +9,8 @@ export interface DeliveryDeps {
   uriRefusal: (uri: string) => Promise<string | null>;
   /** Called when deliveries may have come due, so they go out at once. */
   deliveriesDue: () => void;
+  /** Destinations one form may have (DELIVERY_MAX_DESTINATIONS_PER_FORM); one more is 422. Default 25. */
+  maxDestinationsPerForm?: number;
   /** Epoch ms (tests move it). */
   now: () => number;
   logger?: Logger;

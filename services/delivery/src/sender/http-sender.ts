@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { isHttpsUri } from '@formcast/contracts';
 import { AddressRefusedError, guardedLookup, literalRefusal, systemResolver, type Resolver } from './address-guard';
 
 /** How much of an answer is read and kept; the rest is never read. */
@@ -92,7 +93,8 @@ export class HttpSender {
   }
 
   private postOnce(delivery: HttpDelivery, signal: AbortSignal, { freshConnection = false } = {}): Promise<IncomingMessage> {
-    const https = delivery.uri.startsWith('https:');
+    // The scheme in any case (HTTPS://…), as the URL check that saved it reads it.
+    const https = isHttpsUri(delivery.uri);
     const agent = https ? this.https : this.http;
     const options: RequestOptions = {
       method: 'POST',

@@ -176,6 +176,25 @@ describe('HttpSender against real local receivers', () => {
     expect(good.received).toHaveLength(0);
   });
 
+  it('sends to a URI whose scheme is in upper case (HTTP://), as it was saved', async () => {
+    const good = await receiver();
+    const answer = await sender().send(delivery(good.url.replace(/^http:/, 'HTTP:')));
+    expect(answer).toMatchObject({ statusCode: 200, error: null });
+    expect(good.received).toHaveLength(1);
+  });
+
+  it('refuses, when connecting, an IPv6 address that carries a refused IPv4 one (IPv4-compatible, NAT64, 6to4, Teredo)', async () => {
+    const good = await receiver();
+    const strict = sender({ allowPrivateNetworks: false });
+    expect((await strict.send(delivery(`http://[::127.0.0.1]:${good.port}/hook`))).error).toMatch(/127\.0\.0\.1 is a loopback address/);
+    for (const carrier of ['::a9fe:a9fe', '64:ff9b::a9fe:a9fe', '2002:a9fe:a9fe::1', '2001:0:4136:e378::5601:5601']) {
+      const resolvesToCarrier: Resolver = async () => [{ address: carrier, family: 6 }];
+      const answer = await sender({ allowPrivateNetworks: true, resolve: resolvesToCarrier }).send(delivery(`http://carrier.test:${good.port}/hook`));
+      expect(answer.error).toBe('carrier.test resolves to 169.254.169.254 is a cloud metadata address, which destinations may never reach');
+    }
+    expect(good.received).toHaveLength(0);
+  });
+
   it('connects through the lookup to an allowed address', async () => {
     const good = await receiver();
     const local: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
@@ -198,6 +217,13 @@ describe('checking a destination URI when it is saved', () => {
     expect(await uriRefusal('https://mixed.example.test/hook', false, resolver)).toBe(
       'mixed.example.test resolves to 192.168.0.9 is a private address; set DELIVERY_ALLOW_PRIVATE_NETWORKS=true to allow private networks',
     );
+  });
+
+  it('refuses IPv4-compatible and other embedded-IPv4 literals by the IPv4 address they carry', async () => {
+    expect(await uriRefusal('http://[::a9fe:a9fe]/', true)).toMatch(/169\.254\.169\.254 is a cloud metadata address/);
+    expect(await uriRefusal('http://[::169.254.169.254]/', true)).toMatch(/cloud metadata/);
+    expect(await uriRefusal('http://[::127.0.0.1]/', false)).toMatch(/127\.0\.0\.1 is a loopback address/);
+    expect(await uriRefusal('HTTPS://[::ffff:10.0.0.1]/', false)).toMatch(/^::ffff:a00:1 is a private address/);
   });
 
   it('refuses a name that does not resolve', async () => {

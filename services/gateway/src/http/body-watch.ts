@@ -107,14 +107,16 @@ export function acceptBody(req: IncomingMessage): void {
 }
 
 /**
- * The rest of a body refused before its end is read and dropped until it ends, for at most
- * REFUSED_BODY_DRAIN_MS or until the body has passed its route's limit by the limit's size,
- * whichever comes first; then the connection is cut. A client that writes its whole body before reading (Python's urllib,
- * most clients) reads the answer: closing with unread data would make TCP reset the
- * connection and the client fail on its write (EPIPE) instead. The answer goes without
- * `Connection: close` (with it, Node would close at once), so a body that ends within the
- * bounds leaves the connection usable. A body never asked for (`Expect: 100-continue`) is
- * not waited for: Node closes that connection after the answer.
+ * The rest of a body refused before its end is read and dropped until it ends, or until
+ * REFUSED_BODY_DRAIN_MS has passed, whatever its size (nginx's `lingering_time`: by time
+ * only); then the connection is cut. A client that writes its whole body before reading
+ * (Python's urllib, Ruby's Net::HTTP, most SDKs) reads the answer however large the body:
+ * closing with unread data would make TCP reset the connection and the client fail on its
+ * write (EPIPE) instead. Dropping costs a read and nothing kept, so the time bound is the
+ * only one needed. The answer goes without `Connection: close` (with it, Node would close at
+ * once), so a body that ends within the bound leaves the connection usable. A body never
+ * asked for (`Expect: 100-continue`) is not waited for: Node closes that connection after
+ * the answer.
  */
 export function drainRefusedBody(req: IncomingMessage): void {
   const watch = watches.get(req);
@@ -123,15 +125,8 @@ export function drainRefusedBody(req: IncomingMessage): void {
     watch.settled = true;
     clearTimeout(watch.deadline);
   }
-  // At most the limit was read before the refusal: dropping twice as much covers "the limit's size more" either way.
-  const maxBytes = watch ? 2 * watch.limitBytes : Number.POSITIVE_INFINITY;
   const maxMs = (watch?.timeouts ?? defaultHttpTimeouts).refusedBodyDrainMs;
   const socket = req.socket;
-  let dropped = 0;
-  req.on('data', (chunk: Buffer) => {
-    dropped += chunk.length;
-    if (dropped > maxBytes) socket.destroy();
-  });
   req.resume();
   const cutoff = setTimeout(() => socket.destroy(), maxMs);
   cutoff.unref();

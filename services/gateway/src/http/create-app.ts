@@ -21,7 +21,7 @@ import { remoteConnectionRoutes } from '../routes/remote-connections';
 import { resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
 import { submissionRoutes } from '../routes/submissions';
-import { requireAdminToken, requireApiToken, requireDeviceSecret } from './authenticate';
+import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
 import { errorHandler } from './error-handler';
@@ -30,7 +30,9 @@ import { useHttpTracing } from './http-tracing';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { readBodyUpTo } from './limited-body';
 import { requireOwnOrganization } from './organization-scope';
+import type { LoadShedder } from './load-shedding';
 import { pathBeforeBody } from './path-before-body';
+import { GatewayRateLimits } from './rate-limit';
 import { requestContext } from './request-context';
 import { attachmentFetcher, commandSender } from './send-command';
 import { TokenCache } from './token-cache';
@@ -53,6 +55,10 @@ export interface GatewayOptions {
   isReady?: () => Promise<boolean>;
   /** Prometheus: requests recorded unless METRICS_ENABLED is false; `/metrics` here only when asked (embedded mode). */
   metrics?: HttpMetricsOptions;
+  /** Rate limits (http/rate-limit.ts); default: none. */
+  rateLimits?: GatewayRateLimits;
+  /** Load shedding (http/load-shedding.ts): 503 at once past its bounds; default: none. */
+  loadShedding?: LoadShedder;
 }
 
 /** The HTTP surface: each request becomes a command on the bus. */
@@ -60,6 +66,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const { bus, logger, commandTimeoutMs } = options;
   const send = commandSender(bus, commandTimeoutMs);
   const tokens = new TokenCache({ ttlMs: 5000, maxEntries: 10000 });
+  const limits = options.rateLimits ?? new GatewayRateLimits(false);
+  // Every route an API token authenticates then takes a token of its organization's bucket.
+  const requireApiToken = (...args: Parameters<typeof requireApiTokenAlone>) => limits.afterApiToken(requireApiTokenAlone(...args));
   bus.subscribe(gatewayServiceName, directoryEvents.tokenRevoked, async (event) => {
     tokens.forgetOrganization(parsePayload(tokenRevokedPayload, event.payload).orgId);
   });
@@ -72,6 +81,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   useHttpTracing(app);
   useHttpMetrics(app, options.adminToken, options.metrics);
   app.use(watchRequestBodies(options.timeouts ?? defaultHttpTimeouts, options.bodyLimitBytes));
+  // After the body watch (a shed request's body is drained as any refused one), before any work.
+  if (options.loadShedding) app.use(options.loadShedding.middleware);
   app.use(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true)));
   app.use(openApiRoutes());
   app.use(refuseUnwritableUrl);
@@ -86,7 +97,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps));
   app.use(readBodyUpTo(options.bodyLimitBytes));
 
+  app.use(limits.beforeEnrollment);
   app.use(enrollmentRoutes({ send }));
+  app.use(limits.afterEnrollmentRefusal);
   app.use('/admin', requireAdminToken(options.adminToken), adminRoutes({ send, deadLetters: bus }));
 
   const organization = express.Router({ mergeParams: true });
@@ -102,7 +115,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(groupV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
-  app.use('/device', requireDeviceSecret(bus, commandTimeoutMs), deviceSideRoutes({ send }));
+  app.use('/device', limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, deviceSideRoutes({ send }));
 
   app.use((req) => {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);

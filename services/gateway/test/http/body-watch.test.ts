@@ -75,16 +75,21 @@ describe('watchRequestBodies', () => {
     expect(connection.text).toMatch(/^HTTP\/1\.1 413 /);
   });
 
-  it('cuts a refused body once it passes twice the limit, without reading it to its end', async () => {
-    const connection = await start({}, refuseAtOnce);
-    const total = 200 * 1024 * 1024;
+  it('drops a refused body of any size until REFUSED_BODY_DRAIN_MS passes (not at a multiple of the limit), then cuts it', async () => {
+    const connection = await start({ refusedBodyDrainMs: 1500 }, refuseAtOnce);
+    const total = 4 * 1024 * 1024 * 1024;
     await connection.write(requestHead('POST', '/', { 'Content-Length': total }));
     const chunk = Buffer.alloc(64 * 1024, 'A');
+    const started = Date.now();
     let sent = 0;
     while (sent < total && (await connection.write(chunk))) sent += chunk.length;
-    expect(sent).toBeLessThan(total / 4);
+    // Read far past twice the limit, for the drain's time, then cut before the 4 GB declared.
+    expect(sent).toBeGreaterThan(20 * limitBytes);
+    expect(sent).toBeLessThan(total);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(await connection.closedWithin(5000)).toBe(true);
     expect(connection.text).toMatch(/^HTTP\/1\.1 413 /);
-  });
+  }, 30_000);
 
   it('keeps the connection when the refused body ends within the bounds', async () => {
     const connection = await start({}, refuseAtOnce);

@@ -1,7 +1,7 @@
 import type { CommandHandler } from '@formcast/bus';
 import { createOneshotPayload, pushEvents, type CreateOneshotInput, type Envelope, type OneshotCreatedView } from '@formcast/contracts';
 import { idempotentInStore, type KeyedAnswer, type KeyRequest } from '@formcast/idempotency';
-import { allInOrder, parsePayload, requireOrgId } from '@formcast/platform';
+import { allInOrder, AppError, parsePayload, requireOrgId } from '@formcast/platform';
 import { approvedDevice } from '../directory-cache/approved-device';
 import { pushTemplate } from '../directory-cache/push-template';
 import { dispatchNamespace } from '../domain/dispatch-namespace';
@@ -28,6 +28,7 @@ async function prepareDispatch(deps: PushDeps, command: Envelope, input: CreateO
     pushTemplate(directory, command, input.form_namespace),
   ]);
   const payload = checkPayload(input.payload, template.questions, { lenientRepeats: input.fromXml });
+  await checkOutstandingCap(deps, orgId, device.id, device.identifier);
   const oneshot = newOneshot(
     {
       orgId,
@@ -48,6 +49,25 @@ async function prepareDispatch(deps: PushDeps, command: Envelope, input: CreateO
     nowOf(deps),
   );
   return { oneshot, event: oneshotEvent(pushEvents.oneshotCreated, device.pushToken, command.requestId) };
+}
+
+/** The default of PUSH_MAX_OUTSTANDING_PER_DEVICE. */
+export const defaultMaxOutstandingPerDevice = 2000;
+
+/**
+ * A device's outstanding dispatches are capped, so one organization cannot pile up work (and
+ * listings) without end: one more is 422. A count before the write: creates racing at the
+ * cap may leave it over by the creates under way, never more.
+ */
+async function checkOutstandingCap(deps: PushDeps, orgId: number, deviceId: number, identifier: string): Promise<void> {
+  const max = deps.maxOutstandingPerDevice ?? defaultMaxOutstandingPerDevice;
+  const { total } = await deps.store.listDispatches(orgId, deviceId, 0, 1);
+  if (total >= max) {
+    throw new AppError(
+      'unprocessable',
+      `Device ${identifier} has ${total} outstanding dispatches, the most one device may have (PUSH_MAX_OUTSTANDING_PER_DEVICE=${max}): revoke some, or wait for it to complete them`,
+    );
+  }
 }
 
 /**

@@ -4,6 +4,8 @@ import type { PushStore } from '../store/push-store';
 export interface PushDeps {
   store: PushStore;
   directory: DirectoryLookup;
+  /** Dispatches outstanding on one device at once (PUSH_MAX_OUTSTANDING_PER_DEVICE); one more is 422. Default 2000. */
+  maxOutstandingPerDevice?: number;
   /** Called after every write so its events go out at once. */
   eventsWritten: () => void;
   /**

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/**
+ * The limits that keep one organization, device or client from taking what others need
+ * (issue 25): caps on stored work, rate limits, load shedding and the budgets of hostile
+ * uploads. Part of `settingsSchema`; each is listed in README "Limits" with the answer past it.
+ */
+const perSecond = (fallback: number) => z.coerce.number().min(0.01).max(1_000_000).default(fallback);
+const burst = (fallback: number) => z.coerce.number().int().min(1).max(10_000_000).default(fallback);
+
+export const pressureSettings = {
+  /** RATE_LIMITS_ENABLED: `false` turns every rate limit off (the caps and shedding stay). */
+  RATE_LIMITS_ENABLED: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .refine((v) => v === undefined || v === '' || v === 'true' || v === 'false', { message: 'must be true or false' })
+    .transform((v) => v !== 'false'),
+  /** RATE_LIMIT_ORGANIZATION_PER_SECOND / _BURST: requests of one organization (API token), refilled per second, and the bucket's size. */
+  RATE_LIMIT_ORGANIZATION_PER_SECOND: perSecond(1000),
+  RATE_LIMIT_ORGANIZATION_BURST: burst(5000),
+  /** RATE_LIMIT_DEVICE_PER_SECOND / _BURST: requests of one device on the device-side routes. */
+  RATE_LIMIT_DEVICE_PER_SECOND: perSecond(20),
+  RATE_LIMIT_DEVICE_BURST: burst(200),
+  /** RATE_LIMIT_ADDRESS_PER_SECOND / _BURST: device-side and enrollment requests from one client address. */
+  RATE_LIMIT_ADDRESS_PER_SECOND: perSecond(200),
+  RATE_LIMIT_ADDRESS_BURST: burst(2000),
+  /** RATE_LIMIT_ENROLLMENT_PER_SECOND / _BURST: enrollments (right or wrong) from one client address. */
+  RATE_LIMIT_ENROLLMENT_PER_SECOND: perSecond(2),
+  RATE_LIMIT_ENROLLMENT_BURST: burst(60),
+  /** RATE_LIMIT_ENROLLMENT_FAILURES: refused enrollment codes one client address may send per RATE_LIMIT_ENROLLMENT_FAILURES_WINDOW_SECONDS. */
+  RATE_LIMIT_ENROLLMENT_FAILURES: z.coerce.number().int().min(1).max(1_000_000).default(30),
+  RATE_LIMIT_ENROLLMENT_FAILURES_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** DELIVERY_MAX_DESTINATIONS_PER_FORM: destinations one form may have; one more is 422. */
+  DELIVERY_MAX_DESTINATIONS_PER_FORM: z.coerce.number().int().min(1).max(10000).default(25),
+  /** SHED_MAX_IN_FLIGHT: requests the gateway holds at once; past it a new one is 503 at once (0: no bound). */
+  SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** SHED_EVENT_LOOP_DELAY_MS: past this event-loop delay (p99 over SHED_SAMPLE_INTERVAL_MS), new requests are 503 at once (0: never). */
+  SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  /** SHED_SAMPLE_INTERVAL_MS: how often the event-loop delay is read (each reading covers the interval before it). */
+  SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
+  /** PUSH_MAX_OUTSTANDING_PER_DEVICE: dispatches outstanding on one device at once (scheduled ones too); one more is 422. */
+  PUSH_MAX_OUTSTANDING_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+};

@@ -1,0 +1,90 @@
+import type { NextFunction, Request, Response } from 'express';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { recordShed, watchLoad, type ShedReason } from '@formcast/metrics';
+import { AppError, type Settings } from '@formcast/platform';
+
+export interface LoadSheddingSettings {
+  /** Requests held at once (0: no bound). */
+  maxInFlight: number;
+  /** The event-loop delay (p99 of one sampling interval) past which new requests are shed (0: never). */
+  maxEventLoopDelayMs: number;
+  sampleIntervalMs: number;
+}
+
+export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
+  return {
+    maxInFlight: settings.SHED_MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: settings.SHED_EVENT_LOOP_DELAY_MS,
+    sampleIntervalMs: settings.SHED_SAMPLE_INTERVAL_MS,
+  };
+}
+
+/** Paths never shed: the probes (an overloaded pod stays in the Service: taking it out only moves its load) and /metrics. */
+const neverShed = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Load shedding: past a bound of requests under way, or while the event loop runs late
+ * (perf_hooks.monitorEventLoopDelay, p99 over the last sampling interval), a new request is
+ * answered 503 with `Retry-After: 1` at once, before any work, instead of waiting behind the
+ * others for seconds. The probes are never shed, so an overloaded gateway stays ready.
+ */
+export class LoadShedder {
+  private inFlight = 0;
+  private delayMs = 0;
+  private readonly histogram?: IntervalHistogram;
+  private readonly timer?: NodeJS.Timeout;
+  private lastSampleAt = performance.now();
+
+  constructor(private readonly settings: LoadSheddingSettings) {
+    if (settings.maxEventLoopDelayMs > 0) {
+      this.histogram = monitorEventLoopDelay({ resolution: 10 });
+      this.histogram.enable();
+      this.timer = setInterval(() => this.sample(), settings.sampleIntervalMs);
+      this.timer.unref();
+    }
+    watchLoad(() => ({ inFlight: this.inFlight, eventLoopDelaySeconds: this.delayMs / 1000 }));
+  }
+
+  /**
+   * The event-loop delay of the interval that just ended, then a new interval: the
+   * histogram's p99, or how late this sampling timer itself ran if that is more (a block
+   * that just ended may not be in the histogram yet when this timer runs first).
+   */
+  private sample(): void {
+    const histogram = this.histogram!;
+    const now = performance.now();
+    const lateMs = Math.max(0, now - this.lastSampleAt - this.settings.sampleIntervalMs);
+    this.lastSampleAt = now;
+    this.delayMs = Math.max(lateMs, histogram.count > 0 ? histogram.percentile(99) / 1e6 : 0);
+    histogram.reset();
+  }
+
+  /** Why a new request would be shed now, or null. */
+  reason(): ShedReason | null {
+    if (this.settings.maxInFlight > 0 && this.inFlight >= this.settings.maxInFlight) return 'in_flight';
+    if (this.settings.maxEventLoopDelayMs > 0 && this.delayMs > this.settings.maxEventLoopDelayMs) return 'event_loop_delay';
+    return null;
+  }
+
+  readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
+    if (neverShed.has(req.path)) return next();
+    const reason = this.reason();
+    if (reason !== null) {
+      recordShed(reason);
+      res.setHeader('Retry-After', '1');
+      throw new AppError('unavailable', `The server is overloaded (${reason === 'in_flight' ? 'too many requests under way' : 'running late'}): retry after 1 s`);
+    }
+    this.inFlight += 1;
+    res.once('close', this.release);
+    next();
+  };
+
+  private readonly release = (): void => {
+    this.inFlight -= 1;
+  };
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.histogram?.disable();
+  }
+}
