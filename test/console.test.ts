@@ -21,7 +21,12 @@ interface PageElement {
   closest(selector: string): PageElement | null;
   getBoundingClientRect(): { right: number };
 }
-declare const document: { cookie: string; documentElement: { scrollWidth: number }; querySelectorAll(selector: string): Iterable<PageElement> };
+declare const document: {
+  cookie: string;
+  documentElement: { scrollWidth: number };
+  querySelectorAll(selector: string): Iterable<PageElement>;
+  createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> };
+};
 
 /** A form with questions of the types the dispatch page turns into different inputs. */
 const visitForm = {
