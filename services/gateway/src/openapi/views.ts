@@ -36,6 +36,7 @@ import {
   type ResourceView,
   type SubmissionDatabasePageView,
   type SubmissionRecordView,
+  type TypedAnswer,
   type SubmissionView,
 } from '@formcast/contracts';
 import type { AuthorView } from '../render/authors';
@@ -128,19 +129,27 @@ export const formSubmissionView = viewSchema<FormSubmissionView>()(
 const typed = <T extends z.ZodType, K extends 'string' | 'integer' | 'datetime'>(value: T, type: K) =>
   z.strictObject({ value, type: z.enum(['string', 'integer', 'datetime']).describe(`"${type}" here`) });
 
+const typedAnswer: z.ZodType<TypedAnswer> = z
+  .strictObject({ value: z.unknown(), type: z.string() })
+  .describe('`{"value": …, "type": <the question\'s type>}`; a subform\'s value an object of these, a group\'s an array of them');
+
 export const submissionRecordView = viewSchema<SubmissionRecordView>()(
   z.strictObject({
     form: z.strictObject({ id, name: z.string(), version: z.string() }),
     metadata: z.strictObject({
-      submission_id: typed(id, 'integer'),
       device_id: typed(z.string(), 'string'),
       user_id: typed(z.null(), 'string'),
       username: typed(z.string(), 'string'),
       submitted_at: typed(time, 'datetime'),
       received_at: typed(time, 'datetime'),
-      submission_identifier: typed(z.string().nullable(), 'string'),
+      submission_id: typed(z.string(), 'integer').describe('the id as a string, as documented'),
+      device_submission_identifier: typed(z.string().nullable(), 'string'),
+      form_name: z.strictObject({ value: z.string() }),
+      form_namespace: z.strictObject({ value: z.string() }),
+      form_version: z.strictObject({ value: z.string() }),
+      device: z.strictObject({ value: z.record(z.string(), z.string()) }).describe("the device's custom attributes"),
     }),
-    answers: z.record(z.string(), z.strictObject({ value: z.unknown() })).describe('question identifier → {"value": …}'),
+    submission: z.record(z.string(), typedAnswer).describe('question identifier → {"value": …, "type": …}'),
   }),
 );
 

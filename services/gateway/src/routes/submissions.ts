@@ -27,6 +27,16 @@ function queryText(req: Request, name: string): string | undefined {
   return value;
 }
 
+/** `submission_ids`: comma-separated ids (submission.md), each a positive integer; a bad one is 400 naming it. */
+function submissionIds(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  return text.split(',').map((part, index) => {
+    const trimmed = part.trim();
+    if (!/^[1-9]\d{0,14}$/.test(trimmed)) throw new AppError('invalid', `submission_ids[${index}]: must be a submission id (a positive integer), got ${JSON.stringify(trimmed.slice(0, 40))}`);
+    return Number(trimmed);
+  });
+}
+
 /** The organization's approved devices as authors (`submission_authors`, `dispatch_authors`): JSON `{"authors":[…]}` or XML. */
 export function authorsRoute(send: SendCommand): RequestHandler {
   return async (req, res) => {
@@ -79,6 +89,10 @@ export function submissionRoutes({ send, authenticate }: SubmissionRouteDeps): R
       device_id: queryText(req, 'device_id'),
       submitted_after: queryText(req, 'submitted_after'),
       submitted_before: queryText(req, 'submitted_before'),
+      from_date: queryText(req, 'from_date'),
+      to_date: queryText(req, 'to_date'),
+      submission_ids: submissionIds(queryText(req, 'submission_ids')),
+      search: queryText(req, 'search'),
     });
     res.json(page);
   });
