@@ -167,6 +167,11 @@ export const submitFormPayload = z
     answers: z.custom<unknown>((v) => v !== undefined, { message: 'is required' }),
     /** XML cannot tell one repetition of a group from a subform; be lenient there. */
     fromXml: z.boolean().default(false),
+    /**
+     * Only these destinations of the form get the submission (the v3 API's `destination_ids`);
+     * absent: every active one. The gateway checks they are the form's before sending.
+     */
+    destination_ids: z.array(id).min(1).max(100).optional(),
   })
   .refine((p) => (p.formId === undefined) !== (p.form_namespace === undefined), { message: 'name the form by formId or by form_namespace' });
 
