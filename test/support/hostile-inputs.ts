@@ -155,6 +155,12 @@ const bodies = {
   rotation: ((_f, _v) => ({ overlap_seconds: 60 })) as JsonBody,
   resource: ((_f, v) => resourceBody(v.text, v.file, v.mime)) as JsonBody,
   resourceUpdate: ((_f, v) => ({ resource: { description: v.text } })) as JsonBody,
+  /** v4 (resource_v4.md): `mime_type` in the file object. */
+  resourceV4: ((_f, v) => {
+    const { resource } = resourceBody(v.text, v.file, v.mime);
+    const { content_type, ...file } = resource.file;
+    return { resource: { ...resource, file: { ...file, mime_type: content_type } } };
+  }) as JsonBody,
   v3Submission: ((f, v) => ({ payload: submissionInstance(f, v) })) as JsonBody,
   /** The answers inside <inputs> (the form's own instance), the namespace and identifier in the body too, as submission-xml.md shows. */
   v3SubmissionInputs: ((f, v) => ({
@@ -269,6 +275,11 @@ export const routes: RouteCase[] = [
   route('GET', '/api/v3/resources/:resource/describe.xml', 'org'),
   route('DELETE', '/api/v3/resources/:resource.json', 'org'),
   route('GET', '/api/v3/submissions/1.xml', 'org'),
+  route('GET', '/api/resources.xml', 'org'),
+  route('GET', '/api/resources/:resource.json', 'org'),
+  route('POST', '/api/v4/resources.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
+  route('PUT', '/api/v4/resources/:resource.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
+  route('GET', '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json', 'org'),
   route('GET', '/device/oneshots', 'device'),
   route('GET', '/device/oneshots/:oneshot', 'device'),
   route('POST', '/device/oneshots/:oneshot/submission', 'device', { json: bodies.deviceSubmission }),

@@ -33,6 +33,7 @@ import {
   type OrganizationView,
   type OutstandingOneshotView,
   type ResourceListItemView,
+  type AsyncResourceUpdateView,
   type ResourceView,
   type SubmissionDatabasePageView,
   type SubmissionRecordView,
@@ -248,6 +249,23 @@ export const formDefinitionView = z
 
 export const resourceListItemView = viewSchema<ResourceListItemView>()(
   z.strictObject({ id, original_filename: z.string(), version: z.number().int().min(0), description: z.string() }),
+);
+
+export const asyncResourceUpdateView = viewSchema<AsyncResourceUpdateView>()(
+  z.strictObject({
+    async_resource_update_id: z.string().describe('a UUID'),
+    status: z.enum(['queued', 'processing', 'completed', 'failed']),
+    resource_version_when_queued: z.number().int().min(0).nullable().describe('null for a create'),
+    resource_version_when_completed: z.number().int().min(0).optional().describe('once completed'),
+    resource: z
+      .strictObject({ id, identifier: z.string(), original_filename: z.string(), version: z.number().int().min(0), description: z.string() })
+      .optional()
+      .describe('once completed'),
+    error: z.string().optional().describe('once failed: why'),
+    poll_url: z.string().optional().describe('while queued or processing'),
+    created_at: time,
+    updated_at: time,
+  }),
 );
 
 const resourceTableView = z.strictObject({
