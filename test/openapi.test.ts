@@ -38,7 +38,7 @@ const notApi: Array<{ route: RegExp; reason: string }> = [
   { route: /^get \/metrics$/, reason: 'the Prometheus exposition (behind the admin token)' },
   { route: /^get \/(openapi\.json|docs|docs\/.+)$/, reason: 'the document and its docs page themselves' },
   { route: /^\w+ \/console(\/.*)?$/, reason: 'the console\'s static files' },
-  { route: /^all \/api(\/v3)?\/resources(\/\{rest\})?$/, reason: 'reads any other body on a resources path up to the resources\' limit, then passes it on' },
+  { route: /^all \/api(\/v[34])?\/(resources|async_resource_updates)(\/\{rest\})?$/, reason: 'reads any other body on a resources path up to the resources\' limit, then passes it on' },
 ];
 
 function joinPath(prefix: string, path: string): string {
@@ -423,6 +423,11 @@ describe.each(systemModes)('Real answers match the document (%s)', (mode) => {
       '/api/v3/resources/{resourceId}',
     );
     expectDocumented(await api.put(`/api/resources/${resourceId}.json`, { ...token(), json: { resource: { description: 'prices' } } }), 'put', '/api/resources/{resourceId}');
+    expectDocumented(await api.get('/api/resources.xml', token()), 'get', '/api/resources');
+    const queued = await api.put(`/api/v4/resources/${resourceId}.json`, { ...token(), json: { resource: { description: 'v4' } } });
+    expectDocumented(queued, 'put', '/api/v4/resources/{resourceId}');
+    expectDocumented(await api.get(`/api/v4/async_resource_updates/${queued.json().async_resource_update_id}`, token()), 'get', '/api/v4/async_resource_updates/{updateId}');
+    expectDocumented(await api.get('/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000', token()), 'get', '/api/v4/async_resource_updates/{updateId}');
     expectDocumented(await api.delete(`/api/v3/resources/${resourceId}.json`, token()), 'delete', '/api/v3/resources/{resourceId}');
     expectDocumented(await api.delete(`${base}/${destinationId}.json`, token()), 'delete', '/api/forms/{formId}/destinations/{destinationId}');
 

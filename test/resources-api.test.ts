@@ -222,7 +222,8 @@ describe.each(systemModes)('Resources API (%s)', (mode) => {
     expect(again.json()).toMatchObject({ status: '404', error: 'Not Found', message: `Resource ${resource.id} does not exist` });
     expect((await sys.api.delete('/api/resources/987654', { token: sys.org.token })).status).toBe(404);
     expect((await sys.api.get('/api/resources/not-a-number', { token: sys.org.token })).status).toBe(404);
-    expect((await sys.api.get('/api/resources.xml', { token: sys.org.token })).status).toBe(404);
+    // .xml is the documented XML list (v1/resource.md); any other suffix is 404.
+    expect((await sys.api.get('/api/resources.foo', { token: sys.org.token })).status).toBe(404);
   });
 
   it('answers 404 for another organization\'s resources, changing nothing', async () => {

@@ -64,11 +64,20 @@ const productTime = (iso: string) => {
 interface DatabaseRecord {
   form: { id: number; name: string; version: string };
   metadata: Record<string, { value: any }>;
-  answers: Record<string, { value: unknown }>;
+  submission: Record<string, { value: unknown; type: string }>;
 }
 
-/** The submissions database API's answers, `{"value": x}` unwrapped: what the XML's inputs must say. */
-const databaseAnswers = (record: DatabaseRecord) => Object.fromEntries(Object.entries(record.answers).map(([question, { value }]) => [question, value]));
+/** A typed answer's value, its subforms' and groups' answers unwrapped too. */
+const untyped = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(untyped);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([question, answer]) => [question, untyped((answer as { value: unknown }).value)]));
+  }
+  return value;
+};
+
+/** The submissions database API's answers, `{"value": x, "type": t}` unwrapped: what the XML's inputs must say. */
+const databaseAnswers = (record: DatabaseRecord) => untyped(record.submission) as Record<string, unknown>;
 
 describe.each(systemModes)('A submission as XML: GET /api/v3/submissions/<id> (%s)', (mode) => {
   const sys = useSystem(mode, { organizations: 2, template: specialForm, env: { DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' } });
@@ -91,7 +100,7 @@ describe.each(systemModes)('A submission as XML: GET /api/v3/submissions/<id> (%
 
   /** Every documented attribute, in order, saying what the database API says of the same submission. */
   function expectDocumentedAttributes(attributes: Record<string, string>, form: TestTemplate, device: TestDevice, record: DatabaseRecord) {
-    const submissionIdentifier = record.metadata['submission_identifier']!.value as string | null;
+    const submissionIdentifier = record.metadata['device_submission_identifier']!.value as string | null;
     expect(attributes).toEqual({
       xmlns: form.namespace,
       'xmlns:dm': dmNamespace,
@@ -161,7 +170,7 @@ describe.each(systemModes)('A submission as XML: GET /api/v3/submissions/<id> (%
     expect(submitted.status).toBe(201);
     const submissionId: number = submitted.json().submission.id;
     const [record] = await databaseRecords(sys.template, device);
-    expect(record!.metadata['submission_id']!.value).toBe(submissionId);
+    expect(record!.metadata['submission_id']!.value).toBe(String(submissionId));
 
     const { attributes, inputs } = parseInstance(await submissionXml(submissionId));
 

@@ -34,14 +34,14 @@ describe.each(systemModes)('Submissions through the API and the submissions data
           metadata: expect.objectContaining({
             device_id: { value: device.identifier, type: 'string' },
             username: { value: 'Grace', type: 'string' },
-            submission_identifier: { value: 'v3-first', type: 'string' },
+            device_submission_identifier: { value: 'v3-first', type: 'string' },
           }),
-          answers: {
-            customer_name: { value: 'Acme & Sons' },
-            visits: { value: '4' },
-            contact: { value: { phone: '555' } },
-            parts: { value: [{ part_no: 'A1' }] },
-            comments: { value: '' },
+          submission: {
+            customer_name: { value: 'Acme & Sons', type: 'text' },
+            visits: { value: '4', type: 'integer' },
+            contact: { value: { phone: { value: '555', type: 'text' } }, type: 'subform' },
+            parts: { value: [{ part_no: { value: 'A1', type: 'text' } }], type: 'group' },
+            comments: { value: '', type: 'textarea' },
           },
         }),
       ]);
@@ -56,7 +56,7 @@ describe.each(systemModes)('Submissions through the API and the submissions data
 
       const page = (await database(sys.template.id, `?device_id=${device.identifier}`)).json();
       expect(page.total_count).toBe(2);
-      expect(page.submissions.map((s: any) => s.answers.customer_name.value)).toEqual(['Once', 'No id']);
+      expect(page.submissions.map((s: any) => s.submission.customer_name.value)).toEqual(['Once', 'No id']);
     });
 
     it('refuses a bad body, bad XML or bad answers with a 400, storing nothing', async () => {
@@ -146,11 +146,11 @@ describe.each(systemModes)('Submissions through the API and the submissions data
       expect(first).toMatchObject({ per_page: 5, current_page: 1, total_pages: 2, current_count: 5, total_count: 7 });
       const second = (await database(form.id, '?per_page=5&page=2')).json();
       expect(second).toMatchObject({ per_page: 5, current_page: 2, total_pages: 2, current_count: 2, total_count: 7 });
-      const values = (page: any) => page.submissions.map((s: any) => s.answers.customer_name.value);
+      const values = (page: any) => page.submissions.map((s: any) => s.submission.customer_name.value);
       expect([...values(first), ...values(second)]).toEqual(Array.from({ length: 7 }, (_, i) => `2030-01-0${i + 1}T12:00:00Z`));
       expect(second.submissions[0].form).toEqual({ id: form.id, name: 'Paged', version: '1.00' });
       expect((await database(form.id, '?per_page=5&page=3')).json()).toMatchObject({ current_page: 3, current_count: 0, submissions: [] });
-      expect((await database(form.id)).json()).toMatchObject({ per_page: 100, current_page: 1, total_pages: 1, current_count: 7 });
+      expect((await database(form.id)).json()).toMatchObject({ per_page: 30, current_page: 1, total_pages: 1, current_count: 7 });
     });
 
     it('filters by device and by submission time (strictly after, strictly before; a date is its midnight, UTC)', async () => {
@@ -159,7 +159,7 @@ describe.each(systemModes)('Submissions through the API and the submissions data
       await submitted(one, form.id, '2030-03-01T08:00:00Z');
       await submitted(two, form.id, '2030-03-02T08:00:00Z');
       await submitted(one, form.id, '2030-03-03T08:00:00Z');
-      const names = async (query: string) => (await database(form.id, query)).json().submissions.map((s: any) => s.answers.customer_name.value);
+      const names = async (query: string) => (await database(form.id, query)).json().submissions.map((s: any) => s.submission.customer_name.value);
 
       expect(await names(`?device_id=${one.identifier}`)).toEqual(['2030-03-01T08:00:00Z', '2030-03-03T08:00:00Z']);
       expect(await names('?submitted_after=2030-03-01T08:00:00Z')).toEqual(['2030-03-02T08:00:00Z', '2030-03-03T08:00:00Z']);
@@ -167,6 +167,32 @@ describe.each(systemModes)('Submissions through the API and the submissions data
       expect(await names(`?submitted_after=2030-03-01T12:00:00%2B02:00&submitted_before=2030-03-03T00:00:00Z`)).toEqual(['2030-03-02T08:00:00Z']);
       expect(await names(`?device_id=${two.identifier}&submitted_after=2030-03-02T08:00:00Z`)).toEqual([]);
       expect(await names('?device_id=Unknown_device')).toEqual([]);
+    });
+
+    it('filters by from_date and to_date (inclusive; a date is its whole day), submission_ids and a search of the answers (submission.md)', async () => {
+      const form = await createTemplate(sys.api, sys.org, { ...inspectionForm, title: 'Documented filters' });
+      const device = await enrollDevice(sys.api, sys.org);
+      const made: number[] = [];
+      for (const [day, name, phone] of [['01', 'Acme', '111'], ['02', 'Globex', '222'], ['03', 'Initech', 'ACME desk']] as const) {
+        const res = await sys.api.post(`/device/forms/${form.id}/submissions`, {
+          bearer: device.secret,
+          json: { answers: { customer_name: name, contact: { phone } }, submitted_at: `2030-04-${day}T08:00:00Z` },
+        });
+        expect(res.status).toBe(201);
+        made.push(res.json().submission.id);
+      }
+      const names = async (query: string) => (await database(form.id, query)).json().submissions.map((s: any) => s.submission.customer_name.value);
+
+      expect(await names('?from_date=2030-04-02')).toEqual(['Globex', 'Initech']);
+      expect(await names('?to_date=2030-04-02')).toEqual(['Acme', 'Globex']);
+      expect(await names('?from_date=2030-04-02T08:00:00Z&to_date=2030-04-02T08:00:00Z')).toEqual(['Globex']);
+      expect(await names(`?submission_ids=${made[2]},${made[0]}`)).toEqual(['Acme', 'Initech']);
+      expect(await names(`?submission_ids=${made[1]}&search=acme`)).toEqual([]);
+      expect(await names('?search=acme')).toEqual(['Acme', 'Initech']);
+      expect(await names('?search=%25')).toEqual([]);
+      const page = (await database(form.id, '?search=acme&per_page=1')).json();
+      expect(page).toMatchObject({ per_page: 1, total_count: 2, total_pages: 2, current_count: 1 });
+      expect(page.submissions[0].metadata.submission_id).toEqual({ value: String(made[0]), type: 'integer' });
     });
 
     it('refuses malformed parameters with a 400 naming them', async () => {
@@ -178,6 +204,11 @@ describe.each(systemModes)('Submissions through the API and the submissions data
         ['?per_page=abc', /per_page: must be a positive integer/],
         ['?per_page=1001', /per_page: must be at most 1000/],
         ['?device_id=a&device_id=b', /device_id: give it once/],
+        ['?from_date=soon', /from_date: must be an ISO 8601 date or time/],
+        ['?to_date=2030-13-01', /to_date: must be an ISO 8601 date or time/],
+        ['?submission_ids=1,abc', /submission_ids\[1\]: must be a submission id/],
+        ['?submission_ids=,', /submission_ids\[0\]: must be a submission id/],
+        [`?search=${'x'.repeat(256)}`, /search: /],
       ];
       for (const [query, message] of refusals) {
         const res = await database(sys.template.id, query);

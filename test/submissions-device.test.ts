@@ -37,20 +37,24 @@ describe.each(systemModes)('Device side: submitting any form (%s)', (mode) => {
       {
         form: { id: sys.template.id, name: sys.template.name, version: '1.00' },
         metadata: {
-          submission_id: { value: submission.id, type: 'integer' },
           device_id: { value: device.identifier, type: 'string' },
           user_id: { value: null, type: 'string' },
           username: { value: 'Ada Lovelace', type: 'string' },
           submitted_at: { value: '2030-01-02 08:00:00 +00:00', type: 'datetime' },
           received_at: { value: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+00:00$/), type: 'datetime' },
-          submission_identifier: { value: 'dev-1', type: 'string' },
+          submission_id: { value: String(submission.id), type: 'integer' },
+          device_submission_identifier: { value: 'dev-1', type: 'string' },
+          form_name: { value: sys.template.name },
+          form_namespace: { value: sys.template.namespace },
+          form_version: { value: '1.00' },
+          device: { value: {} },
         },
-        answers: {
-          customer_name: { value: 'Acme' },
-          visits: { value: '3' },
-          contact: { value: { phone: '555' } },
-          parts: { value: [{ part_no: 'A1', qty: '2' }] },
-          comments: { value: '' },
+        submission: {
+          customer_name: { value: 'Acme', type: 'text' },
+          visits: { value: '3', type: 'integer' },
+          contact: { value: { phone: { value: '555', type: 'text' } }, type: 'subform' },
+          parts: { value: [{ part_no: { value: 'A1', type: 'text' }, qty: { value: '2', type: 'integer' } }], type: 'group' },
+          comments: { value: '', type: 'textarea' },
         },
       },
     ]);
@@ -69,7 +73,7 @@ describe.each(systemModes)('Device side: submitting any form (%s)', (mode) => {
     expect(sameIdOtherDevice.json().submission.id).not.toBe(first.json().submission.id);
     const page = await database(sys.template.id, `?device_id=${device.identifier}`);
     expect(page.total_count).toBe(1);
-    expect(page.submissions[0].answers).toEqual({ customer_name: { value: 'First' } });
+    expect(page.submissions[0].submission).toEqual({ customer_name: { value: 'First', type: 'text' } });
   });
 
   it('refuses bad answers with a 400 naming the field, and stores nothing', async () => {
@@ -147,7 +151,7 @@ describe.each(systemModes)('Device side: submitting any form (%s)', (mode) => {
     expect(res.status).toBe(201);
     expect(res.json()).toEqual({ submission: { oneshot_id: id, submitted_at: expect.any(String) } });
     const page = await database(sys.template.id, `?device_id=${device.identifier}`);
-    expect(page.submissions.map((s: any) => [s.metadata.submission_id.value > 0, s.answers])).toEqual([[true, { customer_name: { value: 'Acme' } }]]);
+    expect(page.submissions.map((s: any) => [Number(s.metadata.submission_id.value) > 0, s.submission])).toEqual([[true, { customer_name: { value: 'Acme', type: 'text' } }]]);
     const bad = await sys.api.post(`/device/oneshots/${id}/submission`, { bearer: device.secret, json: { answers: { visits: 'x' } } });
     expect(bad.status).toBe(400); // checked before the oneshot's state
   });

@@ -52,7 +52,7 @@ describe.each(systemModes)('push.submission.received over the bus (%s)', (mode) 
 
     await waitFor(() => heardOf(last.id).length > 0, { timeoutMs: 10_000 });
     const page = (await sys.api.get(`/api/forms/${sys.template.id}/device_magic_database.json?device_id=${device.identifier}`, { token: sys.org.token })).json();
-    const submissionIds = page.submissions.map((s: any) => s.metadata.submission_id.value);
+    const submissionIds = page.submissions.map((s: any) => Number(s.metadata.submission_id.value));
     expect(page.total_count).toBe(4);
     const heard = listener.heard.filter((event) => event.payload.deviceId === device.id);
     expect(heard.map((event) => event.payload.submissionId).sort((a, b) => a - b)).toEqual(submissionIds);

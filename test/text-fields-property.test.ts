@@ -121,7 +121,7 @@ describe('Every text field, every format: 400 or stored exactly, and every listi
     const query = `?submitted_after=${new Date(Date.parse(at) - 1).toISOString()}&submitted_before=${new Date(Date.parse(at) + 1).toISOString()}`;
     const page = (await sys.api.get(`/api/forms/${sys.template.id}/device_magic_database.json${query}`, token())).json();
     expect(page.submissions).toHaveLength(1);
-    return page.submissions[0].answers.customer_name.value;
+    return page.submissions[0].submission.customer_name.value;
   };
   const nextSubmittedAt = () => new Date((submittedAt += 1000)).toISOString();
   const databaseListing: TextField['listings'] = [[null, `/api/forms/${'FORM'}/device_magic_database.json?per_page=1000`]];
@@ -310,8 +310,8 @@ describe('Every text field, every format: 400 or stored exactly, and every listi
       readBack: async (res) => {
         const identifier = (res as ApiResponse & { at: string }).at;
         const page = (await sys.api.get(`/api/forms/${sys.template.id}/device_magic_database.json?per_page=1000&device_id=${device.identifier}`, token())).json();
-        const found = page.submissions.find((s: { metadata: { submission_identifier: { value: string } } }) => s.metadata.submission_identifier.value === identifier);
-        return found?.answers.customer_name.value;
+        const found = page.submissions.find((s: { metadata: { device_submission_identifier: { value: string } } }) => s.metadata.device_submission_identifier.value === identifier);
+        return found?.submission.customer_name.value;
       },
       listings: databaseListing,
     },

@@ -155,7 +155,19 @@ const bodies = {
   rotation: ((_f, _v) => ({ overlap_seconds: 60 })) as JsonBody,
   resource: ((_f, v) => resourceBody(v.text, v.file, v.mime)) as JsonBody,
   resourceUpdate: ((_f, v) => ({ resource: { description: v.text } })) as JsonBody,
+  /** v4 (resource_v4.md): `mime_type` in the file object. */
+  resourceV4: ((_f, v) => {
+    const { resource } = resourceBody(v.text, v.file, v.mime);
+    const { content_type, ...file } = resource.file;
+    return { resource: { ...resource, file: { ...file, mime_type: content_type } } };
+  }) as JsonBody,
   v3Submission: ((f, v) => ({ payload: submissionInstance(f, v) })) as JsonBody,
+  /** The answers inside <inputs> (the form's own instance), the namespace and identifier in the body too, as submission-xml.md shows. */
+  v3SubmissionInputs: ((f, v) => ({
+    form_namespace: f.template.namespace,
+    submission_identifier: `battery-${v.text}`,
+    payload: submissionInstance(f, v).replace('<customer_name>', '<inputs><customer_name>').replace('</instance>', '</inputs></instance>'),
+  })) as JsonBody,
   deviceSubmission: ((_f, v) => ({ answers: answersJson(v) })) as JsonBody,
   formSubmission: ((_f, v) => ({ answers: answersJson(v), submission_identifier: `battery-${v.text}`, submitted_at: '2024-05-01T10:00:00Z' })) as JsonBody,
   pushToken: ((_f, v) => ({ push_token: v.text })) as JsonBody,
@@ -248,6 +260,7 @@ export const routes: RouteCase[] = [
   route('POST', '/api/v3/dispatches/bulk.json', 'org', { json: bodies.bulk, xml: bodies.bulkXml }),
   route('GET', '/api/v3/users/1/dispatches.json', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/submissions.json', 'org', { json: bodies.v3Submission }),
+  route('POST', '/api/v3/devices/:deviceRef/submissions.xml', 'org', { json: bodies.v3SubmissionInputs }),
   route('GET', '/api/v3/submission_authors.xml', 'org'),
   route('GET', '/api/forms/:template/device_magic_database.json', 'org'),
   route('GET', '/api/resources.json', 'org'),
@@ -262,6 +275,11 @@ export const routes: RouteCase[] = [
   route('GET', '/api/v3/resources/:resource/describe.xml', 'org'),
   route('DELETE', '/api/v3/resources/:resource.json', 'org'),
   route('GET', '/api/v3/submissions/1.xml', 'org'),
+  route('GET', '/api/resources.xml', 'org'),
+  route('GET', '/api/resources/:resource.json', 'org'),
+  route('POST', '/api/v4/resources.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
+  route('PUT', '/api/v4/resources/:resource.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
+  route('GET', '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json', 'org'),
   route('GET', '/device/oneshots', 'device'),
   route('GET', '/device/oneshots/:oneshot', 'device'),
   route('POST', '/device/oneshots/:oneshot/submission', 'device', { json: bodies.deviceSubmission }),

@@ -256,6 +256,8 @@ export interface ResolvedDevice {
   pushToken: string | null;
   /** The groups it is in: it may submit their forms. */
   groupIds: number[];
+  /** Its custom attributes (a submission's `device` metadata); absent from directories before them. */
+  customAttributes?: Record<string, string>;
 }
 
 /** A template as other services need it: its questions, to check pushed values and answers against. */

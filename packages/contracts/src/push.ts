@@ -167,12 +167,19 @@ export const submitFormPayload = z
     answers: z.custom<unknown>((v) => v !== undefined, { message: 'is required' }),
     /** XML cannot tell one repetition of a group from a subform; be lenient there. */
     fromXml: z.boolean().default(false),
+    /**
+     * Only these destinations of the form get the submission (the v3 API's `destination_ids`);
+     * absent: every active one. The gateway checks they are the form's before sending.
+     */
+    destination_ids: z.array(id).min(1).max(100).optional(),
   })
   .refine((p) => (p.formId === undefined) !== (p.form_namespace === undefined), { message: 'name the form by formId or by form_namespace' });
 
-/** The submissions database API's pages: `per_page` at most this, 100 when not given. */
+/** The submissions database API's pages: `per_page` at most this, 30 when not given (submission.md). */
 export const submissionsMaxPerPage = 1000;
-export const submissionsDefaultPerPage = 100;
+export const submissionsDefaultPerPage = 30;
+/** `submission_ids`: at most this many ids in one query. */
+export const submissionIdsMax = 1000;
 
 /** `GET /api/forms/<form_id>/device_magic_database.json`: a page of the form's submissions, oldest first, filtered. */
 export const listFormSubmissionsPayload = z.object({
@@ -185,6 +192,14 @@ export const listFormSubmissionsPayload = z.object({
   submitted_after: isoTimeOrDate.optional(),
   /** Submitted strictly before this time. */
   submitted_before: isoTimeOrDate.optional(),
+  /** submission.md: "submissions made after date": at or after it (a date: from its midnight, UTC). */
+  from_date: isoTimeOrDate.optional(),
+  /** submission.md: "submissions made before date": at or before it (a date: to the end of that day, UTC). */
+  to_date: isoTimeOrDate.optional(),
+  /** submission.md: only these submission ids (not the clients' submission identifiers). */
+  submission_ids: z.array(id).min(1).max(submissionIdsMax, `at most ${submissionIdsMax} ids`).optional(),
+  /** submission.md: a free text search, matched case-insensitively in the answers' text. */
+  search: z.string().min(1).max(255).optional(),
 });
 
 export type ListFormSubmissionsInput = z.infer<typeof listFormSubmissionsPayload>;
@@ -276,20 +291,37 @@ export interface TypedValue<T> {
   type: 'string' | 'integer' | 'datetime';
 }
 
-/** One submission in the submissions database API. */
+/**
+ * One answer in the submissions database API (submission.md): its value and the question's
+ * type ("text", "date"…). A subform's value is an object of such answers, a group's an array
+ * of them (one object per repetition).
+ */
+export interface TypedAnswer {
+  value: unknown;
+  type: string;
+}
+
+/** One submission in the submissions database API, in submission.md's shape. */
 export interface SubmissionRecordView {
   form: { id: number; name: string; version: string };
   metadata: {
-    submission_id: TypedValue<number>;
     device_id: TypedValue<string>;
     user_id: TypedValue<null>;
     username: TypedValue<string>;
     submitted_at: TypedValue<string>;
     received_at: TypedValue<string>;
-    submission_identifier: TypedValue<string | null>;
+    /** The id as a string, as the documentation shows it ("233"). */
+    submission_id: TypedValue<string>;
+    /** The client's own id for the submission; null when it gave none. */
+    device_submission_identifier: TypedValue<string | null>;
+    form_name: { value: string };
+    form_namespace: { value: string };
+    form_version: { value: string };
+    /** The submitting device's custom attributes, as the documentation's `{"value": {…}}`. */
+    device: { value: Record<string, string> };
   };
-  /** Question identifier -> `{"value": …}`, as the JSON delivery shows them. */
-  answers: Record<string, { value: unknown }>;
+  /** Question identifier -> `{"value": …, "type": <question type>}`. */
+  submission: Record<string, TypedAnswer>;
 }
 
 /** A page of the submissions database API, in the real product's shape. */

@@ -8,6 +8,10 @@ export const resourceCommands = {
   createResource: 'resources.resource.create',
   updateResource: 'resources.resource.update',
   deleteResource: 'resources.resource.delete',
+  /** v4 (resource_v4.md): a create or update queued, done in the background; answers the job. */
+  queueResourceUpdate: 'resources.async_update.queue',
+  /** v4: a queued create or update, as its poll shows it. */
+  getResourceUpdate: 'resources.async_update.get',
 } as const;
 
 /** The file types of spec section 8. */
@@ -86,6 +90,50 @@ export const updateResourcePayload = z.object({
 export const resourceIdPayload = z.object({ resourceId: id });
 
 export type ResourceFilePayload = z.infer<typeof resourceFilePayload>;
+
+/** resource_v4.md's supported MIME types: no map overlays yet (resource_v4_migration.md). */
+export const v4ResourceContentTypes = [
+  'image/png',
+  'image/jpeg',
+  'application/xml',
+  'text/xml',
+  'text/plain',
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+] as const;
+
+/**
+ * v4 create (no `resourceId`) or update, queued: the file's bytes are the attachment. A create
+ * needs both; an update what it changes. The job does the first generation's create or update.
+ */
+export const queueResourceUpdatePayload = z.object({
+  resourceId: id.optional(),
+  description: description.optional(),
+  file: resourceFilePayload.optional(),
+});
+
+export const getResourceUpdatePayload = z.object({ updateId: z.uuid({ error: 'must be the async_resource_update_id (a UUID)' }) });
+
+export type AsyncResourceUpdateStatus = 'queued' | 'processing' | 'completed' | 'failed';
+
+/** resource_v4.md's job: what create and update answer (202) and the poll shows. */
+export interface AsyncResourceUpdateView {
+  async_resource_update_id: string;
+  status: AsyncResourceUpdateStatus;
+  /** The resource's version when the job was queued; null for a create. */
+  resource_version_when_queued: number | null;
+  /** Once completed. */
+  resource_version_when_completed?: number;
+  /** Once completed: the resource as it is then. */
+  resource?: ResourceListItemView & { identifier: string };
+  /** Once failed: why. */
+  error?: string;
+  /** Until completed or failed: where to ask. */
+  poll_url?: string;
+  created_at: string;
+  updated_at: string;
+}
 
 // ---- views: the API's JSON shapes --------------------------------------------------------
 

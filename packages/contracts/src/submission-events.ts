@@ -40,6 +40,8 @@ export const submissionReceivedPayload = z.object({
   receivedAt: isoTime,
   /** Question identifier -> value as stored: text, an object for a subform, an array of objects for a group. */
   answers: z.record(z.string(), z.unknown()),
+  /** Only these destinations of the form deliver it (the v3 API's `destination_ids`); absent: every active one. */
+  destinationIds: z.array(id).optional(),
 });
 
 export type SubmissionReceivedPayload = z.infer<typeof submissionReceivedPayload>;

@@ -8,9 +8,12 @@ import { createResource } from './handlers/create-resource';
 import { deleteResource } from './handlers/delete-resource';
 import { describeResource } from './handlers/describe-resource';
 import { downloadResource } from './handlers/download-resource';
+import { getResourceUpdate } from './handlers/get-resource-update';
 import { listResources } from './handlers/list-resources';
+import { queueResourceUpdate } from './handlers/queue-resource-update';
 import { updateResource } from './handlers/update-resource';
 import { openResourceStore } from './store/open-resource-store';
+import { AsyncUpdateWorker } from './worker/async-update-worker';
 
 export const resourcesServiceName = 'resources';
 
@@ -21,10 +24,12 @@ const handlers: CommandHandlers<typeof commands, ResourcesDeps> = {
   [commands.createResource]: createResource,
   [commands.updateResource]: updateResource,
   [commands.deleteResource]: deleteResource,
+  [commands.queueResourceUpdate]: queueResourceUpdate,
+  [commands.getResourceUpdate]: getResourceUpdate,
 };
 
 /** The creates that answer once per Idempotency-Key. */
-const idempotentCommands = [commands.createResource];
+const idempotentCommands = [commands.createResource, commands.queueResourceUpdate];
 
 /** Serves every resources command on the bus from the given store (and Idempotency-Keys from `idempotencyKeys`). */
 export function registerResourcesService(bus: Bus, deps: ResourcesDeps, idempotencyKeys?: IdempotencyStore): void {
@@ -32,7 +37,7 @@ export function registerResourcesService(bus: Bus, deps: ResourcesDeps, idempote
 }
 
 /** The resources service on its settings' store: what embedded mode and main.ts start. */
-export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings }) => {
+export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings, logger }) => {
   const store = await openResourceStore({
     mongoUrl: settings.MONGO_URL,
     sqliteFile: join(settings.DATA_DIR, 'resources.sqlite'),
@@ -42,11 +47,16 @@ export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings
     mongoDbName: 'resources',
     sqliteFile: join(settings.DATA_DIR, 'resources-idempotency.sqlite'),
   });
-  registerResourcesService(bus, { store, fileRules: { maxFileBytes: settings.RESOURCE_MAX_BYTES } }, idempotencyKeys);
+  const fileRules = { maxFileBytes: settings.RESOURCE_MAX_BYTES };
+  // v4's queued creates and updates: done here, beside the store that keeps them.
+  const worker = new AsyncUpdateWorker(store, fileRules, { logger });
+  registerResourcesService(bus, { store, fileRules, asyncUpdatesQueued: () => worker.wake() }, idempotencyKeys);
+  worker.start();
   return {
     name: resourcesServiceName,
     ping: () => store.ping(),
     stop: async () => {
+      await worker.stop();
       await store.close();
       await idempotencyKeys.close();
     },

@@ -1,4 +1,4 @@
-/** A submission's answers: `{"value": x}` read as x, subforms and groups nested. */
+/** A submission's answers: `{"value": x}` and `{"value": x, "type": t}` read as x, subforms and groups nested. */
 export function AnswerList({ answers }: { answers: Record<string, unknown> }) {
   const entries = Object.entries(answers);
   if (entries.length === 0) return <p class="muted">No answers.</p>;
@@ -17,8 +17,10 @@ export function AnswerList({ answers }: { answers: Record<string, unknown> }) {
 }
 
 function unwrap(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && 'value' in value) {
-    return (value as { value: unknown }).value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'value' in value) {
+    const keys = Object.keys(value);
+    const typed = keys.length === 2 && typeof (value as { type?: unknown }).type === 'string';
+    if (keys.length === 1 || typed) return (value as { value: unknown }).value;
   }
   return value;
 }

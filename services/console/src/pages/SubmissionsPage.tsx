@@ -74,7 +74,7 @@ function SubmissionCard({ submission }: { submission: SubmissionRecord }) {
         {meta('username') !== '—' ? ` (${meta('username')})` : ''}
         <span class="muted"> · submitted {meta('submitted_at')} · form version {submission.form.version}</span>
       </div>
-      <AnswerList answers={submission.answers} />
+      <AnswerList answers={submission.submission} />
     </li>
   );
 }

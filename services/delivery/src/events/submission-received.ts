@@ -5,7 +5,7 @@ import { newDelivery } from '../domain/render-delivery';
 import type { DeliveryDeps } from '../handlers/deps';
 
 /**
- * `push.submission.received`: one delivery for each active destination of the form, its
+ * `push.submission.received`: one delivery for each active destination of the form (of those it names, when it names some), its
  * body rendered now. The event comes at least once; a delivery exists once per
  * destination and submission, so a repeat makes nothing.
  */
@@ -13,7 +13,10 @@ export const submissionReceived =
   (deps: DeliveryDeps): EventHandler =>
   async (event) => {
     const submission = parsePayload(submissionReceivedPayload, event.payload);
-    const destinations = await deps.store.activeDestinations(submission.orgId, submission.formId);
+    const active = await deps.store.activeDestinations(submission.orgId, submission.formId);
+    // destination_ids (v3 API): only those the submission named.
+    const named = submission.destinationIds === undefined ? undefined : new Set(submission.destinationIds);
+    const destinations = named === undefined ? active : active.filter((destination) => named.has(destination.id));
     if (destinations.length === 0) return;
     const created = await deps.store.createDeliveries(
       destinations.map((destination) => newDelivery(submission, destination)),

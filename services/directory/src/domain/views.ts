@@ -76,8 +76,8 @@ export function toDeviceVersionsView(device: Device): DeviceVersionsView {
 
 /** For other services (internal: carries the push token). */
 export function toResolvedDevice(device: Device): ResolvedDevice {
-  const { id, orgId, identifier, owner, pendingApproval, pushToken, groupIds } = device;
-  return { id, orgId, identifier, owner, pendingApproval, pushToken, groupIds };
+  const { id, orgId, identifier, owner, pendingApproval, pushToken, groupIds, customAttributes } = device;
+  return { id, orgId, identifier, owner, pendingApproval, pushToken, groupIds, customAttributes };
 }
 
 export function toAuthenticatedDevice(device: Device): AuthenticatedDevice {

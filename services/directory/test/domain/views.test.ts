@@ -113,7 +113,7 @@ describe('views', () => {
     expect(device.customAttributes).toEqual({ region: 'North' });
   });
 
-  it('gives other services a device with its push token, and an authenticated device without', () => {
+  it('gives other services a device with its push token and custom attributes, and an authenticated device without', () => {
     expect(toResolvedDevice(device)).toEqual({
       id: 5,
       orgId: 7,
@@ -122,6 +122,7 @@ describe('views', () => {
       pendingApproval: true,
       pushToken: 'fcm-5',
       groupIds: device.groupIds,
+      customAttributes: { region: 'North' },
     });
     expect(toAuthenticatedDevice(device)).toEqual({ deviceId: 5, orgId: 7, identifier: 'Android_5' });
   });

@@ -20,6 +20,7 @@ import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
 import { remoteConnectionRoutes } from '../routes/remote-connections';
 import { resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
+import { resourceV4Routes } from '../routes/resources-v4';
 import { submissionRoutes } from '../routes/submissions';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
@@ -94,7 +95,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
     maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
   };
-  app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps));
+  app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps), resourceV4Routes(resourceDeps));
   app.use(readBodyUpTo(options.bodyLimitBytes));
 
   app.use(limits.beforeEnrollment);

@@ -78,7 +78,7 @@ const pathChecks: PathCheck[] = [
       lookup(deliveryCommands.getDestination, { formId: pathId(form, 'Form'), destinationId: pathId(destination, 'Destination') }),
   },
   { path: segment(`/api/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
-  { path: segment(`/api(?:/v3)?/resources/${id}`), check: (lookup, [resource]) => lookup(resourceCommands.describeResource, { resourceId: pathId(resource, 'Resource') }) },
+  { path: segment(`/api(?:/v[34])?/resources/${id}`), check: (lookup, [resource]) => lookup(resourceCommands.describeResource, { resourceId: pathId(resource, 'Resource') }) },
   {
     // A submission may name its own ended oneshot (409 with a good body), so that path exists.
     path: segment(`/device/oneshots/${id}`),

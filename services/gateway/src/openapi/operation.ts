@@ -56,6 +56,7 @@ const pathParameters: Record<string, string> = {
   destinationId: 'The destination id',
   deliveryId: 'The delivery id',
   resourceId: 'The resource id',
+  updateId: 'The async_resource_update_id (a UUID) a v4 create or update answered',
   submissionId: 'The submission id',
   tokenId: 'The API token id',
   queue: 'The service whose dead letters these are: gateway, push, notifier or delivery',

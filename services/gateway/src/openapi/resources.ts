@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { resourceContentTypes, resourceFilePayload, createResourcePayload } from '@formcast/contracts';
+import { resourceContentTypes, resourceFilePayload, createResourcePayload, v4ResourceContentTypes } from '@formcast/contracts';
 import { schemaOf, type JsonSchema } from './json-schema';
 import type { OperationSpec, PathTable } from './operation';
-import { resourceListItemView, resourceView, resourceWithStatusView } from './views';
+import { asyncResourceUpdateView, resourceListItemView, resourceView, resourceWithStatusView } from './views';
 
 /** Files of an organization: the first generation under /api/resources, v3 under /api/v3/resources. */
 
@@ -32,6 +32,31 @@ const resourceBody = (required: string[]) => ({
 });
 
 const listJson = z.strictObject({ resources: z.array(resourceListItemView) });
+
+/** v4's file object: `mime_type` instead of `content_type`, and no map overlays (resource_v4.md). */
+const v4File: JsonSchema = {
+  type: 'object',
+  properties: {
+    file_name: schemaOf(resourceFilePayload.shape.file_name, 'input'),
+    file_data: { type: 'string', contentEncoding: 'base64', description: 'the file\'s bytes in Base64; at most RESOURCE_MAX_BYTES once decoded' },
+    mime_type: { type: 'string', enum: [...v4ResourceContentTypes] },
+  },
+  required: ['file_name', 'file_data', 'mime_type'],
+};
+
+const v4Body = (required: string[]) => ({
+  json: {
+    type: 'object',
+    properties: {
+      resource: { type: 'object', properties: { description: schemaOf(createResourcePayload.shape.description, 'input'), file: v4File }, required },
+    },
+    required: ['resource'],
+  } satisfies JsonSchema,
+  other: { 'application/x-www-form-urlencoded': '`resource[description]=…&resource[file][file_name]=…&resource[file][file_data]=<Base64>&resource[file][mime_type]=…`' },
+  description: 'Streamed as on v3. What can be told at once is refused at once (nothing queued); the file\'s own checks run in the job.',
+});
+
+const queued = { 202: { description: 'Queued: the job to poll', json: asyncResourceUpdateView } };
 const fileErrors = [400, 404, 413, 415, 422];
 
 const describeV1: OperationSpec = {
@@ -44,7 +69,18 @@ const describeV1: OperationSpec = {
 
 export const resourcePaths: PathTable = {
   '/api/resources': {
-    get: { summary: 'List resources', auth: 'apiToken', suffixes: '.json', answers: { 200: { description: 'The organization\'s files', json: listJson } } },
+    get: {
+      summary: 'List resources',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: {
+        200: {
+          description: 'JSON unless asked for XML (v1/resource.md)',
+          json: listJson,
+          xml: '`<resources type="array"><resource><id/><original_filename/><version/><description/></resource>…</resources>`',
+        },
+      },
+    },
     post: {
       summary: 'Upload a resource',
       auth: 'apiToken',
@@ -57,8 +93,9 @@ export const resourcePaths: PathTable = {
   '/api/resources/{resourceId}': {
     get: {
       summary: 'Download a resource\'s file',
+      description: 'With or without `.json` (a later client downloads `/api/resources/<id>.json`): the bytes either way.',
       auth: 'apiToken',
-      suffixes: 'none',
+      suffixes: '.json',
       answers: {
         200: {
           description: 'The bytes, with their stored Content-Type, a Content-Disposition naming the file and `X-Content-Type-Options: nosniff`',
@@ -124,6 +161,21 @@ export const resourcePaths: PathTable = {
           xml: '`<resource><id/><identifier/><original_filename/><version/><description/><generated_content_summary><tables><table><table_name/><table_id/><columns><column>…</column></columns></table>…</tables></generated_content_summary><status>Ready</status></resource>`',
         },
       },
+      errors: [404],
+    },
+  },
+  '/api/v4/resources': {
+    post: { summary: 'Upload a resource (v4: queued, 202 with the job)', auth: 'apiToken', suffixes: '.json', body: v4Body(['description', 'file']), answers: queued, errors: [400, 413, 415] },
+  },
+  '/api/v4/resources/{resourceId}': {
+    put: { summary: 'Update a resource (v4: queued, 202 with the job)', auth: 'apiToken', suffixes: '.json', body: v4Body([]), answers: queued, errors: [400, 404, 413, 415] },
+  },
+  '/api/v4/async_resource_updates/{updateId}': {
+    get: {
+      summary: 'A queued create or update: queued, processing, completed (with the resource) or failed (with why)',
+      auth: 'apiToken',
+      suffixes: '.json',
+      answers: { 200: { description: 'The job', json: asyncResourceUpdateView } },
       errors: [404],
     },
   },

@@ -12,9 +12,10 @@ export const submissionPaths: PathTable = {
   '/api/v3/devices/{deviceRef}/submissions': {
     post: {
       summary: 'Submit a form on behalf of a device',
-      description: 'The same `submissionIdentifier` again is the same submission: 202 again, nothing new. Answers are checked against the form\'s questions.',
+      description:
+        'The same `submissionIdentifier` again is the same submission: 202 again, nothing new. Answers are checked against the form\'s questions; they may sit inside `<inputs>`, as the form\'s own instance shows them. The body is JSON on `.xml` too.',
       auth: 'apiToken',
-      suffixes: '.json',
+      suffixes: '.json|.xml',
       body: {
         json: {
           type: 'object',
@@ -22,6 +23,12 @@ export const submissionPaths: PathTable = {
             payload: {
               type: 'string',
               description: "the submission's XML instance: `<?xml version='1.0' encoding='UTF-8'?><instance xmlns='<form namespace>' submissionIdentifier='<uuid>'>…</instance>`",
+            },
+            form_namespace: { type: 'string', description: "the form's namespace, where the instance has no xmlns (must agree with it otherwise)" },
+            submission_identifier: { type: 'string', description: 'the client\'s id, where the instance has no submissionIdentifier (must agree otherwise)' },
+            destination_ids: {
+              oneOf: [{ type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 100 }, { type: 'string' }],
+              description: 'only these destinations of the form get the submission (ids, or the same comma-separated); absent: every active one',
             },
           },
           required: ['payload'],
@@ -67,6 +74,10 @@ export const submissionPaths: PathTable = {
         device_id: query('device_id', 'Only this device\'s (its identifier)'),
         submitted_after: query('submitted_after', 'Submitted strictly after (ISO 8601 time with offset, or a date)'),
         submitted_before: query('submitted_before', 'Submitted strictly before'),
+        from_date: query('from_date', 'Submitted at or after (a date: from its start, UTC)'),
+        to_date: query('to_date', 'Submitted at or before (a date: to its end, UTC)'),
+        submission_ids: { schema: { type: 'string', pattern: '^[1-9][0-9]*(,[1-9][0-9]*)*$' }, description: 'Comma-separated submission ids (at most 1,000)' },
+        search: query('search', 'Text found in any answer, any case'),
       },
       answers: { 200: { description: 'The page', json: submissionDatabasePageView } },
       errors: [400, 404],

@@ -33,9 +33,11 @@ import {
   type OrganizationView,
   type OutstandingOneshotView,
   type ResourceListItemView,
+  type AsyncResourceUpdateView,
   type ResourceView,
   type SubmissionDatabasePageView,
   type SubmissionRecordView,
+  type TypedAnswer,
   type SubmissionView,
 } from '@formcast/contracts';
 import type { AuthorView } from '../render/authors';
@@ -128,19 +130,27 @@ export const formSubmissionView = viewSchema<FormSubmissionView>()(
 const typed = <T extends z.ZodType, K extends 'string' | 'integer' | 'datetime'>(value: T, type: K) =>
   z.strictObject({ value, type: z.enum(['string', 'integer', 'datetime']).describe(`"${type}" here`) });
 
+const typedAnswer: z.ZodType<TypedAnswer> = z
+  .strictObject({ value: z.unknown(), type: z.string() })
+  .describe('`{"value": …, "type": <the question\'s type>}`; a subform\'s value an object of these, a group\'s an array of them');
+
 export const submissionRecordView = viewSchema<SubmissionRecordView>()(
   z.strictObject({
     form: z.strictObject({ id, name: z.string(), version: z.string() }),
     metadata: z.strictObject({
-      submission_id: typed(id, 'integer'),
       device_id: typed(z.string(), 'string'),
       user_id: typed(z.null(), 'string'),
       username: typed(z.string(), 'string'),
       submitted_at: typed(time, 'datetime'),
       received_at: typed(time, 'datetime'),
-      submission_identifier: typed(z.string().nullable(), 'string'),
+      submission_id: typed(z.string(), 'integer').describe('the id as a string, as documented'),
+      device_submission_identifier: typed(z.string().nullable(), 'string'),
+      form_name: z.strictObject({ value: z.string() }),
+      form_namespace: z.strictObject({ value: z.string() }),
+      form_version: z.strictObject({ value: z.string() }),
+      device: z.strictObject({ value: z.record(z.string(), z.string()) }).describe("the device's custom attributes"),
     }),
-    answers: z.record(z.string(), z.strictObject({ value: z.unknown() })).describe('question identifier → {"value": …}'),
+    submission: z.record(z.string(), typedAnswer).describe('question identifier → {"value": …, "type": …}'),
   }),
 );
 
@@ -239,6 +249,23 @@ export const formDefinitionView = z
 
 export const resourceListItemView = viewSchema<ResourceListItemView>()(
   z.strictObject({ id, original_filename: z.string(), version: z.number().int().min(0), description: z.string() }),
+);
+
+export const asyncResourceUpdateView = viewSchema<AsyncResourceUpdateView>()(
+  z.strictObject({
+    async_resource_update_id: z.string().describe('a UUID'),
+    status: z.enum(['queued', 'processing', 'completed', 'failed']),
+    resource_version_when_queued: z.number().int().min(0).nullable().describe('null for a create'),
+    resource_version_when_completed: z.number().int().min(0).optional().describe('once completed'),
+    resource: z
+      .strictObject({ id, identifier: z.string(), original_filename: z.string(), version: z.number().int().min(0), description: z.string() })
+      .optional()
+      .describe('once completed'),
+    error: z.string().optional().describe('once failed: why'),
+    poll_url: z.string().optional().describe('while queued or processing'),
+    created_at: time,
+    updated_at: time,
+  }),
 );
 
 const resourceTableView = z.strictObject({

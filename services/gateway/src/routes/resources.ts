@@ -14,7 +14,9 @@ import { pathId } from '../http/path-params';
 import { Base64Decoder } from '../http/resource-upload/base64-decoder';
 import { otherFieldsLimit } from '../http/resource-upload/field-budget';
 import { readResourceUpload, type ResourceUpload } from '../http/resource-upload/read-resource-upload';
+import { responseFormat } from '../http/response-format';
 import { sendResourceFile } from '../render/resources-file';
+import { renderResourcesXml } from '../render/resources-xml';
 import type { RouteDeps } from './route-deps';
 
 export interface ResourceRouteDeps extends RouteDeps {
@@ -36,7 +38,10 @@ export function resourceBodyLimit(maxFileBytes: number): number {
   return 3 * 4 * Math.ceil(maxFileBytes / 3) + otherFieldsLimit;
 }
 
-type FileInput = { file_name?: unknown; file_data?: unknown; content_type?: unknown };
+type FileInput = { file_name?: unknown; file_data?: unknown; content_type?: unknown; mime_type?: unknown };
+
+/** Which key of the file object names its type: `content_type` (first generation, v3) or `mime_type` (v4). */
+export type FileTypeKey = 'content_type' | 'mime_type';
 
 /** `{"resource": {...}}` from JSON, or `resource[...]=...` from a form-encoded body. */
 function resourceFromBody(body: ResourceUpload): Record<string, unknown> {
@@ -52,16 +57,16 @@ function resourceFromBody(body: ResourceUpload): Record<string, unknown> {
  * `["text/plain", null]` counts as `"text/plain"`; a second element that is not null is an
  * encoding (`gzip`), and compressed files are not accepted.
  */
-function contentTypeText(value: unknown): string {
+function contentTypeText(value: unknown, key: FileTypeKey = 'content_type'): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.length >= 1 && value.length <= 2) {
     const [type, encoding] = value as unknown[];
     if (encoding !== undefined && encoding !== null && encoding !== '') {
-      throw new AppError('unsupported_media_type', `file.content_type: compressed files (${String(encoding)}) are not accepted`);
+      throw new AppError('unsupported_media_type', `file.${key}: compressed files (${String(encoding)}) are not accepted`);
     }
     if (typeof type === 'string') return type;
   }
-  throw new AppError('invalid', 'file.content_type: required, the file\'s MIME type as a string (or ["<mime>", null])');
+  throw new AppError('invalid', `file.${key}: required, the file's MIME type as a string (or ["<mime>", null])`);
 }
 
 /**
@@ -86,15 +91,15 @@ interface FileUpload {
   bytes: Buffer;
 }
 
-function fileUpload(value: unknown, maxFileBytes: number): FileUpload {
+function fileUpload(value: unknown, maxFileBytes: number, typeKey: FileTypeKey = 'content_type'): FileUpload {
   if (!isPlainObject(value)) {
-    throw new AppError('invalid', 'file: must be an object {"file_name", "file_data", "content_type"}');
+    throw new AppError('invalid', `file: must be an object {"file_name", "file_data", "${typeKey}"}`);
   }
   const file = value as FileInput;
   if (typeof file.file_name !== 'string' || file.file_name === '') {
     throw new AppError('invalid', 'file.file_name: required, the file\'s name');
   }
-  const payload = { file_name: file.file_name, content_type: contentTypeText(file.content_type) };
+  const payload = { file_name: file.file_name, content_type: contentTypeText(file[typeKey], typeKey) };
   return { payload, bytes: fileBytes(file.file_data, maxFileBytes) };
 }
 
@@ -107,35 +112,56 @@ export interface ResourceWriteDeps {
   send: RouteDeps['send'];
   /** RESOURCE_MAX_BYTES: the largest file, once decoded. */
   maxFileBytes: number;
+  /** The file object's type key (default `content_type`; v4 `mime_type`). */
+  typeKey?: FileTypeKey;
+}
+
+/** A create's or update's fields, read and checked from the body: the payload and the file's bytes. */
+export interface ResourceWriteInput {
+  payload: { resourceId?: number; description?: string; file?: ResourceFilePayload };
+  bytes: Buffer | undefined;
 }
 
 /**
  * Create and update as commands, from a streamed body (JSON or form): what every generation's
  * create and update paths share; each answers in its own way.
  */
-export function resourceWrites({ send, maxFileBytes }: ResourceWriteDeps) {
+export function resourceWrites({ send, maxFileBytes, typeKey = 'content_type' }: ResourceWriteDeps) {
   const bodyLimitBytes = resourceBodyLimit(maxFileBytes);
   const readUpload = (req: Request) => readResourceUpload(req, { bodyLimitBytes, maxFileBytes });
-  return {
-    async create(req: Request): Promise<ResourceView> {
+  const inputs = {
+    /** A create's body: the description and the file are required. */
+    async createInput(req: Request): Promise<ResourceWriteInput> {
       const fields = resourceFromBody(await readUpload(req));
       if (fields['description'] === undefined) throw new AppError('invalid', 'description: required when creating a resource');
       if (fields['file'] === undefined) throw new AppError('invalid', 'file: required when creating a resource');
       const description = descriptionText(fields['description']);
-      const file = fileUpload(fields['file'], maxFileBytes);
-      return send<ResourceView>(req, resourceCommands.createResource, { description, file: file.payload }, file.bytes);
+      const file = fileUpload(fields['file'], maxFileBytes, typeKey);
+      return { payload: { description, file: file.payload }, bytes: file.bytes };
     },
-    async update(req: Request): Promise<ResourceView> {
+    /** An update's body: only what is given; the path's resource id. */
+    async updateInput(req: Request): Promise<ResourceWriteInput> {
       const resourceId = pathId(req.params['resourceId'], 'Resource');
       const fields = resourceFromBody(await readUpload(req));
-      const payload: { resourceId: number; description?: string; file?: ResourceFilePayload } = { resourceId };
+      const payload: ResourceWriteInput['payload'] = { resourceId };
       if (fields['description'] !== undefined) payload.description = descriptionText(fields['description']);
       let bytes: Buffer | undefined;
       if (fields['file'] !== undefined) {
-        const file = fileUpload(fields['file'], maxFileBytes);
+        const file = fileUpload(fields['file'], maxFileBytes, typeKey);
         payload.file = file.payload;
         bytes = file.bytes;
       }
+      return { payload, bytes };
+    },
+  };
+  return {
+    ...inputs,
+    async create(req: Request): Promise<ResourceView> {
+      const { payload, bytes } = await inputs.createInput(req);
+      return send<ResourceView>(req, resourceCommands.createResource, payload, bytes);
+    },
+    async update(req: Request): Promise<ResourceView> {
+      const { payload, bytes } = await inputs.updateInput(req);
       return send<ResourceView>(req, resourceCommands.updateResource, payload, bytes);
     },
   };
@@ -163,8 +189,12 @@ export function resourceRoutes({ send, fetchWithAttachment, authenticate, maxFil
 
   router.all(['/resources{.:format}', '/resources/*rest'], authenticate, readResourceBody(maxFileBytes));
 
-  router.get('/resources{.json}', async (req, res) => {
-    res.json({ resources: await send<ResourceListItemView[]>(req, resourceCommands.listResources, {}) });
+  // JSON by default; `.xml` as v1/resource.md shows it (`<resources><resource>…`).
+  router.get('/resources{.:format}', async (req, res) => {
+    const format = responseFormat(req, 'json');
+    const resources = await send<ResourceListItemView[]>(req, resourceCommands.listResources, {});
+    if (format === 'xml') res.type('application/xml').send(renderResourcesXml(resources));
+    else res.json({ resources });
   });
 
   router.get('/resources/:resourceId/describe{.json}', async (req, res) => {
@@ -172,7 +202,8 @@ export function resourceRoutes({ send, fetchWithAttachment, authenticate, maxFil
     res.json({ resource: await send<ResourceView>(req, resourceCommands.describeResource, { resourceId }) });
   });
 
-  router.get('/resources/:resourceId', async (req, res) => {
+  // The bytes, with or without `.json` (pydevice 0.3.3 downloads `/api/resources/<id>.json`).
+  router.get('/resources/:resourceId{.json}', async (req, res) => {
     const resourceId = pathId(req.params['resourceId'], 'Resource');
     const { value, attachment } = await fetchWithAttachment<ResourceFileView>(req, resourceCommands.downloadResource, { resourceId });
     if (!attachment) throw new AppError('internal', 'The resources service answered a download without the file');

@@ -1,6 +1,15 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { directoryCommands, pushCommands, type DeviceView, type SubmissionDatabasePageView, type SubmissionInstanceView } from '@formcast/contracts';
-import { AppError } from '@formcast/platform';
+import {
+  deliveryCommands,
+  directoryCommands,
+  pushCommands,
+  type DestinationView,
+  type DeviceView,
+  type ResolvedForm,
+  type SubmissionDatabasePageView,
+  type SubmissionInstanceView,
+} from '@formcast/contracts';
+import { AppError, isAppError } from '@formcast/platform';
 import { jsonObjectBody } from '../http/json-object';
 import { pageQuery } from '../http/page-query';
 import { pathId } from '../http/path-params';
@@ -27,6 +36,54 @@ function queryText(req: Request, name: string): string | undefined {
   return value;
 }
 
+/** A text field of the body beside `payload` (submission-xml.md lists `form_namespace` and `submission_identifier`), or undefined. */
+function optionalBodyText(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 1000) throw new AppError('invalid', `${name}: must be a non-empty string (at most 1000 characters)`);
+  return value;
+}
+
+/** `destination_ids`: a JSON array of destination ids, or the same comma-separated; undefined when absent. */
+function destinationIdsOf(value: unknown): number[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const items: unknown[] = typeof value === 'string' ? value.split(',').map((part) => part.trim()) : Array.isArray(value) ? value : [value];
+  if (items.length === 0 || items.length > 100) throw new AppError('invalid', 'destination_ids: give 1 to 100 destination ids');
+  return items.map((item, index) => {
+    const text = typeof item === 'number' ? String(item) : item;
+    if (typeof text !== 'string' || !/^[1-9]\d{0,14}$/.test(text)) throw new AppError('invalid', `destination_ids[${index}]: must be a destination id (a positive integer)`);
+    return Number(text);
+  });
+}
+
+/**
+ * Every id of `destination_ids` must be a destination of the instance's form (delivery's,
+ * asked through its list command): 400 naming the first that is not. A namespace no form has
+ * is left to push, which answers 400 naming `form_namespace`.
+ */
+async function checkDestinationsOfForm(send: SendCommand, req: Request, namespace: string, ids: number[]): Promise<void> {
+  let form: ResolvedForm;
+  try {
+    form = await send<ResolvedForm>(req, directoryCommands.resolveForm, { namespace });
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') return;
+    throw error;
+  }
+  const known = new Set((await send<DestinationView[]>(req, deliveryCommands.listDestinations, { formId: form.id })).map((d) => d.id));
+  const index = ids.findIndex((id) => !known.has(id));
+  if (index >= 0) throw new AppError('invalid', `destination_ids[${index}]: ${ids[index]} is not a destination of the form ${namespace}`);
+}
+
+/** `submission_ids`: comma-separated ids (submission.md), each a positive integer; a bad one is 400 naming it. */
+function submissionIds(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  return text.split(',').map((part, index) => {
+    const trimmed = part.trim();
+    if (!/^[1-9]\d{0,14}$/.test(trimmed)) throw new AppError('invalid', `submission_ids[${index}]: must be a submission id (a positive integer), got ${JSON.stringify(trimmed.slice(0, 40))}`);
+    return Number(trimmed);
+  });
+}
+
 /** The organization's approved devices as authors (`submission_authors`, `dispatch_authors`): JSON `{"authors":[…]}` or XML. */
 export function authorsRoute(send: SendCommand): RequestHandler {
   return async (req, res) => {
@@ -47,16 +104,25 @@ export function submissionRoutes({ send, authenticate }: SubmissionRouteDeps): R
   const router = Router();
 
   // The same submissionIdentifier again is the same submission: 202 again, nothing new.
-  router.post('/api/v3/devices/:deviceRef/submissions{.json}', authenticate, async (req, res) => {
-    const { payload } = jsonObjectBody(req, submissionBody);
+  // `.xml` is documented too (submission-xml.md: "Body is still json"); both answer 202, empty.
+  router.post('/api/v3/devices/:deviceRef/submissions{.:format}', authenticate, async (req, res) => {
+    responseFormat(req, 'json');
+    const body = jsonObjectBody(req, submissionBody);
+    const { payload } = body;
     if (typeof payload !== 'string') throw new AppError('invalid', `payload: must be the submission's XML instance, as a string: ${submissionBody}`);
-    const instance = readSubmissionInstance(parseXml(payload));
+    const instance = readSubmissionInstance(parseXml(payload), {
+      formNamespace: optionalBodyText(body, 'form_namespace'),
+      submissionIdentifier: optionalBodyText(body, 'submission_identifier'),
+    });
+    const destinationIds = destinationIdsOf(body['destination_ids']);
+    if (destinationIds !== undefined) await checkDestinationsOfForm(send, req, instance.formNamespace, destinationIds);
     await send(req, pushCommands.submitForm, {
       deviceRef: String(req.params['deviceRef']),
       form_namespace: instance.formNamespace,
       submission_identifier: instance.submissionIdentifier,
       answers: instance.answers,
       fromXml: true,
+      ...(destinationIds === undefined ? {} : { destination_ids: destinationIds }),
     });
     res.status(202).end();
   });
@@ -79,6 +145,10 @@ export function submissionRoutes({ send, authenticate }: SubmissionRouteDeps): R
       device_id: queryText(req, 'device_id'),
       submitted_after: queryText(req, 'submitted_after'),
       submitted_before: queryText(req, 'submitted_before'),
+      from_date: queryText(req, 'from_date'),
+      to_date: queryText(req, 'to_date'),
+      submission_ids: submissionIds(queryText(req, 'submission_ids')),
+      search: queryText(req, 'search'),
     });
     res.json(page);
   });

@@ -52,16 +52,28 @@ function optionalAttribute(root: XmlNode, name: string): string | null {
  * the root of any prefix. Each child element is the answer to the question of its name:
  * its text, or an object of its own children (a subform, a group's repetition); an element
  * given more than once is a list (XML cannot tell one repetition from a subform: push is
- * lenient there). The answers are checked against the form by push.
+ * lenient there). The answers are checked against the form by push, which also takes them
+ * from inside an `<inputs>` element (the form's own instance). `given`: the JSON body's
+ * `form_namespace` and `submission_identifier` (submission-xml.md), used where the instance
+ * has none, refused where it says otherwise.
  */
-export function readSubmissionInstance(document: XmlNode): SubmissionInstance {
+export function readSubmissionInstance(
+  document: XmlNode,
+  given: { formNamespace?: string | undefined; submissionIdentifier?: string | undefined } = {},
+): SubmissionInstance {
   const [rootName] = Object.keys(document);
   if (rootName === undefined || localName(rootName) !== 'instance') throw new AppError('invalid', 'XML root element must be <instance>');
   const root = document[rootName];
   const element = isNode(root) ? root : {};
-  const formNamespace = element['@_xmlns'];
-  if (typeof formNamespace !== 'string' || formNamespace.trim() === '') {
-    throw new AppError('invalid', "instance: xmlns, the form's namespace, is required");
+  const xmlns = element['@_xmlns'];
+  const formNamespace = typeof xmlns === 'string' && xmlns.trim() !== '' ? xmlns : given.formNamespace;
+  if (formNamespace === undefined) throw new AppError('invalid', "instance: xmlns, the form's namespace, is required");
+  if (given.formNamespace !== undefined && given.formNamespace !== formNamespace) {
+    throw new AppError('invalid', 'form_namespace: differs from the instance\'s xmlns');
   }
-  return { formNamespace, submissionIdentifier: optionalAttribute(element, 'submissionIdentifier'), answers: answersIn(element, 'instance') };
+  const attribute = optionalAttribute(element, 'submissionIdentifier');
+  if (attribute !== null && given.submissionIdentifier !== undefined && attribute !== given.submissionIdentifier) {
+    throw new AppError('invalid', 'submission_identifier: differs from the instance\'s submissionIdentifier');
+  }
+  return { formNamespace, submissionIdentifier: attribute ?? given.submissionIdentifier ?? null, answers: answersIn(element, 'instance') };
 }

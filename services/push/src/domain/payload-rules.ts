@@ -44,6 +44,21 @@ export function checkPayload(payload: unknown, questions: unknown, options: { le
   return checkLevel(payload, questionIndex(questions), 'payload', { lenient: options.lenientRepeats ?? false, answers: false });
 }
 
+/**
+ * An XML instance's answers: those inside its one `<inputs>` element, as the form's own
+ * instance and `GET /api/v3/submissions/<id>` show them, unless the form has a question
+ * named `inputs` (then the element is that question's answer); else as given.
+ */
+export function instanceAnswers(answers: unknown, questions: unknown): unknown {
+  if (!isPlainObject(answers)) return answers;
+  const keys = Object.keys(answers);
+  if (keys.length !== 1 || keys[0] !== 'inputs' || questionIndex(questions).has('inputs')) return answers;
+  const inputs = answers['inputs'];
+  // An empty <inputs/> is no answers; a repeated <inputs> is left to the form check (no question is called that).
+  if (inputs === '') return {};
+  return isPlainObject(inputs) ? inputs : answers;
+}
+
 /** A submission's answers before their form is known: an object, or a bad request. */
 export function checkAnswersShape(answers: unknown): Record<string, unknown> {
   if (!isPlainObject(answers)) fail('answers', 'must be an object of question names to answers');

@@ -9,7 +9,7 @@ export type SubmissionEventFactory = (submission: Submission) => Envelope<Submis
  * The answers go in the order of the form's `questions` (null: as stored), so a consumer
  * writing them (delivery's XML and JSON bodies) writes them as `GET /api/v3/submissions/<id>` shows them.
  */
-export function submissionReceivedEvent(requestId: string, questions: unknown[] | null = null): SubmissionEventFactory {
+export function submissionReceivedEvent(requestId: string, questions: unknown[] | null = null, destinationIds?: number[]): SubmissionEventFactory {
   return ({ id, ...submission }) =>
     createEnvelope<SubmissionReceivedPayload>(
       submissionEvents.submissionReceived,
@@ -28,6 +28,7 @@ export function submissionReceivedEvent(requestId: string, questions: unknown[] 
         submittedAt: submission.submittedAt,
         receivedAt: submission.receivedAt,
         answers: answersInFormOrder(submission.answers, questions),
+        ...(destinationIds === undefined ? {} : { destinationIds }),
       },
       { orgId: submission.orgId, requestId },
     );

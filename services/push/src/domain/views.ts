@@ -7,6 +7,7 @@ import type {
   OutstandingOneshotView,
   SubmissionDatabasePageView,
   SubmissionRecordView,
+  TypedAnswer,
   SubmissionView,
 } from '@formcast/contracts';
 import type { SubmissionPage } from './submission-query';
@@ -82,32 +83,84 @@ export function productTime(iso: string): string {
   return `${utc.slice(0, 10)} ${utc.slice(11, 19)} +00:00`;
 }
 
-export function toSubmissionRecordView(s: Submission): SubmissionRecordView {
-  const answers: SubmissionRecordView['answers'] = {};
-  for (const [question, value] of Object.entries(s.answers)) answers[question] = { value };
+interface TypedQuestion {
+  type: string;
+  children: Map<string, TypedQuestion>;
+}
+
+/** The form's questions by identifier, with their types and their children's (subforms, groups). */
+function questionTypes(questions: unknown): Map<string, TypedQuestion> {
+  const index = new Map<string, TypedQuestion>();
+  if (!Array.isArray(questions)) return index;
+  for (const q of questions) {
+    if (typeof q !== 'object' || q === null) continue;
+    const { identifier, type, children } = q as { identifier?: unknown; type?: unknown; children?: unknown };
+    if (typeof identifier !== 'string' || typeof type !== 'string') continue;
+    index.set(identifier, { type, children: questionTypes(children) });
+  }
+  return index;
+}
+
+/** An answer named by no question of the form (it changed since): its type is "text", as a plain answer's. */
+const untyped: TypedQuestion = { type: 'text', children: new Map() };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Answers as submission.md shows them: `{"value", "type"}`, a subform's value an object of typed answers, a group's an array of them. */
+function typedAnswers(answers: Record<string, unknown>, questions: Map<string, TypedQuestion>): Record<string, TypedAnswer> {
+  const typed: Record<string, TypedAnswer> = {};
+  for (const [identifier, value] of Object.entries(answers)) {
+    const question = questions.get(identifier) ?? untyped;
+    let shown: unknown = value;
+    if (Array.isArray(value)) shown = value.map((row) => (isRecord(row) ? typedAnswers(row, question.children) : row));
+    else if (isRecord(value)) shown = typedAnswers(value, question.children);
+    // defineProperty: an answer named `__proto__` stays an own key, never the object's prototype.
+    Object.defineProperty(typed, identifier, { value: { value: shown, type: question.type }, enumerable: true, writable: true, configurable: true });
+  }
+  return typed;
+}
+
+/**
+ * One submission in submission.md's shape. `questions`: the form's current questions (for
+ * the answers' types; null when the form is gone), `deviceAttributes`: the submitting device's
+ * custom attributes ({} when it is gone).
+ */
+export function toSubmissionRecordView(s: Submission, questions: unknown, deviceAttributes: Record<string, string> = {}): SubmissionRecordView {
   return {
     form: { id: s.formId, name: s.formName, version: s.formVersion },
     metadata: {
-      submission_id: { value: s.id, type: 'integer' },
       device_id: { value: s.deviceIdentifier, type: 'string' },
       user_id: { value: null, type: 'string' },
       username: { value: s.deviceOwner, type: 'string' },
       submitted_at: { value: productTime(s.submittedAt), type: 'datetime' },
       received_at: { value: productTime(s.receivedAt), type: 'datetime' },
-      submission_identifier: { value: s.clientSubmissionId, type: 'string' },
+      submission_id: { value: String(s.id), type: 'integer' },
+      device_submission_identifier: { value: s.clientSubmissionId, type: 'string' },
+      form_name: { value: s.formName },
+      form_namespace: { value: s.formNamespace },
+      form_version: { value: s.formVersion },
+      device: { value: { ...deviceAttributes } },
     },
-    answers,
+    submission: typedAnswers(s.answers, questionTypes(questions)),
   };
 }
 
 /** A page of the submissions database API; `page` numbered from 1, `perPage` as asked. */
-export function toDatabasePageView({ total, submissions }: SubmissionPage<Submission>, page: number, perPage: number): SubmissionDatabasePageView {
+export function toDatabasePageView(
+  { total, submissions }: SubmissionPage<Submission>,
+  page: number,
+  perPage: number,
+  questions: unknown,
+  deviceAttributes: ReadonlyMap<string, Record<string, string>> = new Map(),
+): SubmissionDatabasePageView {
   return {
     per_page: perPage,
     current_page: page,
     total_pages: Math.ceil(total / perPage),
     current_count: submissions.length,
     total_count: total,
-    submissions: submissions.map(toSubmissionRecordView),
+    submissions: submissions.map((s) => toSubmissionRecordView(s, questions, deviceAttributes.get(s.deviceIdentifier))),
   };
 }

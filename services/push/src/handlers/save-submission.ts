@@ -15,7 +15,7 @@ import type { PushDeps } from './deps';
 export async function saveSubmission(
   { store, eventsWritten }: PushDeps,
   command: Envelope,
-  request: SubmissionRequest & { device: ResolvedDevice; form: Pick<ResolvedForm, 'questions'> },
+  request: SubmissionRequest & { device: ResolvedDevice; form: Pick<ResolvedForm, 'questions'>; destinationIds?: number[] | undefined },
 ): Promise<Submission> {
   const { device, oneshotId, clientSubmissionId } = request;
   const submission = await tracedStoreWrite('submit', (carryTrace) =>
@@ -24,7 +24,7 @@ export async function saveSubmission(
       (loaded) => acceptedSubmission(loaded, request, new Date().toISOString()),
       {
         completed: carryTrace(oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId)),
-        received: carryTrace(submissionReceivedEvent(command.requestId, request.form.questions)),
+        received: carryTrace(submissionReceivedEvent(command.requestId, request.form.questions, request.destinationIds)),
       },
       command.id,
     ),

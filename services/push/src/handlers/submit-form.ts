@@ -3,7 +3,7 @@ import { submitFormPayload, type FormSubmissionView } from '@formcast/contracts'
 import { allInOrder, parsePayload } from '@formcast/platform';
 import { approvedDevice } from '../directory-cache/approved-device';
 import { submissionForm } from '../directory-cache/submission-form';
-import { checkAnswers } from '../domain/payload-rules';
+import { checkAnswers, instanceAnswers } from '../domain/payload-rules';
 import { toFormSubmissionView } from '../domain/views';
 import type { PushDeps } from './deps';
 import { saveSubmission } from './save-submission';
@@ -25,8 +25,9 @@ export const submitForm =
       form,
       oneshotId: input.oneshot_id,
       clientSubmissionId: input.submission_identifier,
-      answers: checkAnswers(input.answers, form.questions, { lenientRepeats: input.fromXml }),
+      answers: checkAnswers(input.fromXml ? instanceAnswers(input.answers, form.questions) : input.answers, form.questions, { lenientRepeats: input.fromXml }),
       submittedAt: input.submitted_at,
+      destinationIds: input.destination_ids,
     });
     return toFormSubmissionView(submission);
   };

@@ -217,12 +217,18 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     const submittedAt = {
       ...(query.submittedAfter === undefined ? {} : { $gt: new Date(query.submittedAfter) }),
       ...(query.submittedBefore === undefined ? {} : { $lt: new Date(query.submittedBefore) }),
+      ...(query.submittedFrom === undefined ? {} : { $gte: new Date(query.submittedFrom) }),
+      ...(query.submittedTo === undefined ? {} : { $lte: new Date(query.submittedTo) }),
     };
+    // Search: each of the form's answer paths (arrays of group rows are traversed by the path), the text as a literal, any case.
+    const pattern = query.search === undefined ? undefined : new RegExp(query.search.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
     const filter = {
       orgId,
       formId: query.formId,
       ...(query.deviceIdentifier === undefined ? {} : { deviceIdentifier: query.deviceIdentifier }),
       ...(Object.keys(submittedAt).length === 0 ? {} : { submittedAt }),
+      ...(query.ids === undefined ? {} : { _id: { $in: query.ids } }),
+      ...(pattern === undefined ? {} : { $or: searchClauses(query.searchPaths ?? [], pattern) }),
     };
     // MongoDB reads limit(0) as "no limit"; the query's limit is at least 1. The count and the
     // page from one snapshot, as SQLite answers them. form_submissions: { orgId, formId, _id },
@@ -457,4 +463,9 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     const docs: OutboxDoc[] = events.map((event, i) => ({ _id: first + i, event }));
     await this.models.Outbox.insertMany(docs, { session });
   }
+}
+
+/** One clause per answer path; no path (a form without questions) matches nothing ($or takes no empty list). */
+function searchClauses(paths: string[], pattern: RegExp): Array<Record<string, unknown>> {
+  return paths.length === 0 ? [{ orgId: -1 }] : paths.map((path) => ({ [`answers.${path}`]: pattern }));
 }

@@ -157,8 +157,17 @@ export class SqlitePushStore implements PushStore {
     if (query.deviceIdentifier !== undefined) filters.push('device_identifier = @deviceIdentifier');
     if (query.submittedAfter !== undefined) filters.push('submitted_at > @submittedAfter');
     if (query.submittedBefore !== undefined) filters.push('submitted_at < @submittedBefore');
+    if (query.submittedFrom !== undefined) filters.push('submitted_at >= @submittedFrom');
+    if (query.submittedTo !== undefined) filters.push('submitted_at <= @submittedTo');
+    // The ids as one JSON array parameter: one statement shape whatever their number.
+    if (query.ids !== undefined) filters.push('id IN (SELECT value FROM json_each(@idList))');
+    // Any text leaf of the answers (subforms, groups' rows); lower() folds ASCII only, as LIKE would.
+    if (query.search !== undefined) {
+      filters.push(`EXISTS (SELECT 1 FROM json_tree(form_submissions.answers) WHERE json_tree.type = 'text' AND instr(lower(json_tree.value), lower(@search)) > 0)`);
+    }
     const where = filters.join(' AND ');
-    const parameters = { ...query, orgId };
+    const { searchPaths: _paths, ids, ...rest } = query;
+    const parameters = { ...rest, orgId, idList: JSON.stringify(ids ?? []) };
     // Both reads at one instant: the count and the page see the same submissions.
     return this.sql.read(() => {
       const { total } = this.sql.get<{ total: number }>(`SELECT count(*) AS total FROM form_submissions WHERE ${where}`, parameters)!;

@@ -1,5 +1,5 @@
 import { isAppError } from '@formcast/platform';
-import { checkAnswers, checkAnswersShape, checkPayload } from '../../src/domain/payload-rules';
+import { checkAnswers, checkAnswersShape, checkPayload, instanceAnswers } from '../../src/domain/payload-rules';
 
 /** An inspection form: plain questions, a subform and a repeating group (spec 4.4). */
 const questions = [
@@ -182,5 +182,22 @@ describe('checkAnswers', () => {
 
   it('with lenientRepeats (XML), takes a single object for one repetition', () => {
     expect(checkAnswers({ readings: { value: '1' } }, questions, { lenientRepeats: true })).toEqual({ readings: [{ value: '1' }] });
+  });
+});
+
+describe('instanceAnswers', () => {
+  const questions = [{ identifier: 'site', type: 'text' }];
+
+  it('takes the answers inside one <inputs>, as the form\'s own instance holds them; an empty one is no answers', () => {
+    expect(instanceAnswers({ inputs: { site: 'North' } }, questions)).toEqual({ site: 'North' });
+    expect(instanceAnswers({ inputs: '' }, questions)).toEqual({});
+  });
+
+  it('leaves the answers as given beside other elements, when repeated, or when the form has a question called inputs', () => {
+    expect(instanceAnswers({ inputs: { site: 'a' }, site: 'b' }, questions)).toEqual({ inputs: { site: 'a' }, site: 'b' });
+    expect(instanceAnswers({ inputs: [{ site: 'a' }, { site: 'b' }] }, questions)).toEqual({ inputs: [{ site: 'a' }, { site: 'b' }] });
+    const withInputs = [{ identifier: 'inputs', type: 'subform', children: [{ identifier: 'site', type: 'text' }] }];
+    expect(instanceAnswers({ inputs: { site: 'North' } }, withInputs)).toEqual({ inputs: { site: 'North' } });
+    expect(instanceAnswers({ site: 'North' }, questions)).toEqual({ site: 'North' });
   });
 });

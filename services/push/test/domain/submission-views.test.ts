@@ -23,8 +23,12 @@ describe('submission views', () => {
     expect(productTime('2016-05-04T11:25:49.500+02:00')).toBe('2016-05-04 09:25:49 +00:00');
   });
 
-  it('pages the submissions database in the observed shape', () => {
-    const page = toDatabasePageView({ total: 7, submissions: [submission] }, 2, 5);
+  it('pages the submissions database in submission.md\'s shape: typed answers, the documented metadata', () => {
+    const questions = [
+      { identifier: 'site', type: 'text' },
+      { identifier: 'parts', type: 'group', children: [{ identifier: 'part_no', type: 'integer' }] },
+    ];
+    const page = toDatabasePageView({ total: 7, submissions: [submission] }, 2, 5, questions, new Map([['Android_van3', { fleet: 'north' }]]));
     expect(page).toEqual({
       per_page: 5,
       current_page: 2,
@@ -35,19 +39,32 @@ describe('submission views', () => {
         {
           form: { id: 7, name: 'Inspection', version: '1.01' },
           metadata: {
-            submission_id: { value: 12, type: 'integer' },
             device_id: { value: 'Android_van3', type: 'string' },
             user_id: { value: null, type: 'string' },
             username: { value: 'Ada', type: 'string' },
             submitted_at: { value: '2030-01-02 09:25:49 +00:00', type: 'datetime' },
             received_at: { value: '2030-01-02 09:25:50 +00:00', type: 'datetime' },
-            submission_identifier: { value: 'c-1', type: 'string' },
+            submission_id: { value: '12', type: 'integer' },
+            device_submission_identifier: { value: 'c-1', type: 'string' },
+            form_name: { value: 'Inspection' },
+            form_namespace: { value: submission.formNamespace },
+            form_version: { value: '1.01' },
+            device: { value: { fleet: 'north' } },
           },
-          answers: { site: { value: 'North' }, parts: { value: [{ part_no: 'A1' }] } },
+          submission: {
+            site: { value: 'North', type: 'text' },
+            parts: { value: [{ part_no: { value: 'A1', type: 'integer' } }], type: 'group' },
+          },
         },
       ],
     });
-    expect(toDatabasePageView({ total: 0, submissions: [] }, 1, 100)).toMatchObject({ total_pages: 0, current_count: 0, total_count: 0 });
+    expect(toDatabasePageView({ total: 0, submissions: [] }, 1, 100, [])).toMatchObject({ total_pages: 0, current_count: 0, total_count: 0 });
+  });
+
+  it('types an answer no question names any more as text, and shows no device attributes for a device gone', () => {
+    const [record] = toDatabasePageView({ total: 1, submissions: [{ ...submission, answers: { gone: 'x' } }] }, 1, 5, null).submissions;
+    expect(record!.submission).toEqual({ gone: { value: 'x', type: 'text' } });
+    expect(record!.metadata.device).toEqual({ value: {} });
   });
 });
 
@@ -64,6 +81,21 @@ describe('submissionQuery', () => {
       limit: 20,
     });
     expect(submissionQuery({ formId: 7, page: 1, per_page: 100 })).toEqual({ formId: 7, offset: 0, limit: 100 });
+  });
+
+  it('takes from_date at or after its start and to_date to the end of its day; a search gets the form\'s answer paths', () => {
+    const questions = [{ identifier: 'site', type: 'text' }, { identifier: 'visit', type: 'subform', children: [{ identifier: 'notes', type: 'text' }] }];
+    expect(submissionQuery({ formId: 7, page: 1, per_page: 30, from_date: '2030-01-02', to_date: '2030-01-03', submission_ids: [4, 5], search: 'acme' }, questions)).toEqual({
+      formId: 7,
+      submittedFrom: '2030-01-02T00:00:00.000Z',
+      submittedTo: '2030-01-03T23:59:59.999Z',
+      ids: [4, 5],
+      search: 'acme',
+      searchPaths: ['site', 'visit.notes'],
+      offset: 0,
+      limit: 30,
+    });
+    expect(submissionQuery({ formId: 7, page: 1, per_page: 30, to_date: '2030-01-03T10:00:00Z' }).submittedTo).toBe('2030-01-03T10:00:00.000Z');
   });
 });
 

@@ -135,8 +135,9 @@ it('lists a form’s submissions a page at a time; an unknown form is 404', asyn
     total_pages: 2,
     current_count: 1,
     total_count: 3,
-    submissions: [{ answers: { site: { value: 'c' } } }],
+    submissions: [{ submission: { site: { value: 'c', type: 'text' } } }],
   });
+  expect((await list({ formId: form.id, search: 'B' })).submissions).toMatchObject([{ submission: { site: { value: 'b' } } }]);
   expect((await appErrorOf(list({ formId: 99 }))).code).toBe('not_found');
   expect((await appErrorOf(list({ formId: form.id, submitted_after: '2030-13-01' }))).message).toMatch(/^submitted_after: must be an ISO 8601/);
 });

@@ -214,6 +214,25 @@ export function describeSubmissionStoreContract(
         expect(none).toEqual({ total: 0, submissions: [] });
       });
 
+      it('filters inclusively by from and to times, by submission ids, and by text in any answer (submission.md)', async () => {
+        const at = (hour: number) => `2030-01-02T${String(hour).padStart(2, '0')}:00:00.000Z`;
+        const early = await submit({ submittedAt: at(8), answers: { site: 'North yard' } });
+        const middle = await submit({ submittedAt: at(10), answers: { site: 'Depot', visit: { notes: 'Met ACME staff' } } });
+        const late = await submit({ submittedAt: at(12), answers: { site: 'Harbour', parts: [{ part_no: 'A1' }, { part_no: 'acme-7' }] } });
+
+        expect(ids((await store.listSubmissions(orgA, query({ submittedFrom: at(10) }))).submissions)).toEqual(ids([middle, late]));
+        expect(ids((await store.listSubmissions(orgA, query({ submittedTo: at(10) }))).submissions)).toEqual(ids([early, middle]));
+        expect(await store.listSubmissions(orgA, query({ ids: [late.id, early.id, 9999] }))).toEqual({ total: 2, submissions: [early, late] });
+        const paths = ['site', 'visit.notes', 'parts.part_no'];
+        const found = await store.listSubmissions(orgA, query({ search: 'acme', searchPaths: paths }));
+        expect(found).toEqual({ total: 2, submissions: [middle, late] });
+        expect((await store.listSubmissions(orgA, query({ search: 'YARD', searchPaths: paths }))).submissions).toEqual([early]);
+        // The text is literal, never a pattern; keys are not answers' text.
+        expect((await store.listSubmissions(orgA, query({ search: '.*', searchPaths: paths }))).total).toBe(0);
+        expect((await store.listSubmissions(orgA, query({ search: 'part_no', searchPaths: paths }))).total).toBe(0);
+        expect((await store.listSubmissions(orgB, query({ search: 'acme', searchPaths: paths }))).total).toBe(0);
+      });
+
       it('keeps answers exactly as submitted', async () => {
         const answers = { site: 'Ünïcödé ✓ "quoted"', empty: {}, parts: [{ part_no: 'A1' }, {}], blank: '' };
         await submit({ answers });

@@ -6,4 +6,6 @@ export interface ResourcesDeps {
   store: ResourceStore;
   /** The size limit and id source for incoming files. */
   fileRules: FileRules;
+  /** A v4 job was queued: wake the worker (absent: the worker's own polling finds it). */
+  asyncUpdatesQueued?: () => void;
 }

@@ -1,6 +1,7 @@
 import { AppError } from '@formcast/platform';
 import { dropIndexIfPresent, endWritable, isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
 import { mongo, type Connection } from 'mongoose';
+import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceModels, commandIndexName, type ResourceDoc, type ResourceModels } from './mongo-models';
 import { resourceNotFound } from './resource-errors';
@@ -144,6 +145,92 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     await this.deleteFile(deleted.fileId);
   }
 
+  // v4's queued creates and updates: documents of `async_updates`, their files in GridFS until the job ends.
+
+  private asyncUpdates(): mongo.Collection<AsyncUpdateDoc> {
+    const db = this.connection.db;
+    if (!db) throw new AppError('unavailable', 'The resources database is not connected');
+    return db.collection<AsyncUpdateDoc>('async_updates');
+  }
+
+  private asyncIndexes: Promise<unknown> | undefined;
+
+  async queueUpdate(job: NewAsyncUpdate, bytes: Buffer | undefined, commandId: string, now: string): Promise<AsyncUpdate> {
+    await this.ready;
+    // A redelivered queue command finds its job; the unfinished ones are claimed oldest first.
+    this.asyncIndexes ??= Promise.all([
+      this.asyncUpdates().createIndex({ orgId: 1, commandId: 1 }, { unique: true }),
+      this.asyncUpdates().createIndex({ status: 1, createdAt: 1 }),
+    ]);
+    await this.asyncIndexes;
+    const done = await this.asyncUpdates().findOne({ orgId: job.orgId, commandId });
+    if (done) return asyncUpdateFromDoc(done);
+    let fileId: mongo.ObjectId | null = null;
+    if (bytes !== undefined) {
+      const upload = this.bucket().openUploadStream(`async-update-${job.id}`, { metadata: { orgId: job.orgId, asyncUpdateId: job.id } });
+      await new Promise<void>((resolve, reject) => {
+        upload.once('error', reject);
+        upload.end(bytes, () => resolve());
+      });
+      fileId = upload.id;
+    }
+    const doc: AsyncUpdateDoc = {
+      _id: job.id,
+      orgId: job.orgId,
+      resourceId: job.resourceId,
+      description: job.description,
+      file: job.file,
+      fileId,
+      status: 'queued',
+      versionWhenQueued: job.versionWhenQueued,
+      versionWhenCompleted: null,
+      error: null,
+      claimedUntil: null,
+      commandId,
+      createdAt: now,
+      updatedAt: now,
+    };
+    try {
+      await this.asyncUpdates().insertOne(doc);
+    } catch (error) {
+      if (fileId) await this.deleteFile(fileId);
+      // Two replicas queuing the same command: the first one's job.
+      const first = await this.asyncUpdates().findOne({ orgId: job.orgId, commandId });
+      if (first) return asyncUpdateFromDoc(first);
+      throw error;
+    }
+    return asyncUpdateFromDoc(doc);
+  }
+
+  async getUpdate(orgId: number, jobId: string): Promise<AsyncUpdate | null> {
+    await this.ready;
+    const doc = await this.asyncUpdates().findOne({ _id: jobId, orgId });
+    return doc ? asyncUpdateFromDoc(doc) : null;
+  }
+
+  async claimUpdate(now: string, leaseUntil: string): Promise<{ job: AsyncUpdate; bytes: Buffer | undefined } | null> {
+    await this.ready;
+    // One atomic change: two workers never claim one job.
+    const doc = await this.asyncUpdates().findOneAndUpdate(
+      { $or: [{ status: 'queued' }, { status: 'processing', claimedUntil: { $lt: now } }] },
+      { $set: { status: 'processing', claimedUntil: leaseUntil, updatedAt: now } },
+      { sort: { createdAt: 1, _id: 1 }, returnDocument: 'after' },
+    );
+    if (!doc) return null;
+    const bytes = doc.fileId ? await this.downloadFile(doc.fileId) : null;
+    return { job: asyncUpdateFromDoc(doc), bytes: bytes ?? undefined };
+  }
+
+  async finishUpdate(jobId: string, outcome: { resourceId: number; version: number } | { error: string }, now: string): Promise<void> {
+    await this.ready;
+    const set =
+      'error' in outcome
+        ? { status: 'failed' as const, error: outcome.error }
+        : { status: 'completed' as const, resourceId: outcome.resourceId, versionWhenCompleted: outcome.version };
+    const before = await this.asyncUpdates().findOneAndUpdate({ _id: jobId }, { $set: { ...set, fileId: null, claimedUntil: null, updatedAt: now } });
+    if (before?.fileId) await this.deleteFile(before.fileId);
+  }
+
   // GridFS -----------------------------------------------------------------------------
 
   private bucket(): mongo.GridFSBucket {
@@ -244,4 +331,39 @@ function fileFields(file: CheckedFile) {
 
 function resourceFromDoc({ _id, fileId: _fileId, commandId: _commandId, createdAt, updatedAt, ...fields }: ResourceDoc): Resource {
   return { id: _id, ...fields, createdAt: createdAt.toISOString(), updatedAt: updatedAt.toISOString() };
+}
+
+/** A v4 job in `async_updates`; `fileId`: its file in GridFS until it ends. */
+interface AsyncUpdateDoc {
+  _id: string;
+  orgId: number;
+  resourceId: number | null;
+  description: string | null;
+  file: AsyncUpdate['file'];
+  fileId: mongo.ObjectId | null;
+  status: AsyncUpdate['status'];
+  versionWhenQueued: number | null;
+  versionWhenCompleted: number | null;
+  error: string | null;
+  /** ISO 8601 UTC, compared as text. */
+  claimedUntil: string | null;
+  commandId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+function asyncUpdateFromDoc(doc: AsyncUpdateDoc): AsyncUpdate {
+  return {
+    id: doc._id,
+    orgId: doc.orgId,
+    resourceId: doc.resourceId,
+    description: doc.description,
+    file: doc.file,
+    status: doc.status,
+    versionWhenQueued: doc.versionWhenQueued,
+    versionWhenCompleted: doc.versionWhenCompleted,
+    error: doc.error,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
 }

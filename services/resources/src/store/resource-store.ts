@@ -1,3 +1,4 @@
+import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
 import type { CheckedFile, Resource } from '../domain/records';
 
 /** What changes in an update: only what is given. */
@@ -21,7 +22,7 @@ export interface ResourcePatch {
  * Errors: AppError('not_found') for an unknown (or foreign) resource id; nothing is
  * changed when a method throws.
  */
-export interface ResourceStore {
+export interface ResourceStore extends AsyncUpdateStore {
   /** Ascending by id, without the bytes. */
   listResources(orgId: number): Promise<Resource[]>;
   getResource(orgId: number, resourceId: number): Promise<Resource | null>;
@@ -36,4 +37,21 @@ export interface ResourceStore {
   /** Readiness: the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * v4's queued creates and updates, kept in the resources store's database. Scoped by
+ * organization where a client names a job; the worker's methods see every organization.
+ */
+export interface AsyncUpdateStore {
+  /** Keeps the job with its file's bytes; the same command again answers the job it queued. */
+  queueUpdate(job: NewAsyncUpdate, bytes: Buffer | undefined, commandId: string, now: string): Promise<AsyncUpdate>;
+  getUpdate(orgId: number, jobId: string): Promise<AsyncUpdate | null>;
+  /**
+   * Takes the oldest job that is queued, or processing with its lease ended (its worker
+   * died), as `processing` until `leaseUntil`; with its bytes. null: none.
+   */
+  claimUpdate(now: string, leaseUntil: string): Promise<{ job: AsyncUpdate; bytes: Buffer | undefined } | null>;
+  /** The job's end: completed at the resource's version, or failed; its bytes go. */
+  finishUpdate(jobId: string, outcome: { resourceId: number; version: number } | { error: string }, now: string): Promise<void>;
 }

@@ -57,4 +57,28 @@ export const resourceMigrations: Migration[] = [
       DROP TABLE resource_files;
     `,
   },
+  {
+    // v4's queued creates and updates (resource_v4.md): the job with its file until it ends.
+    version: 4,
+    up: `
+      CREATE TABLE async_updates (
+        id TEXT PRIMARY KEY, -- the async_resource_update_id (a UUID)
+        org_id INTEGER NOT NULL,
+        resource_id INTEGER, -- null: a create, until it completes
+        description TEXT,
+        file TEXT, -- ResourceFilePayload as JSON, or null
+        bytes BLOB, -- the file, until the job ends
+        status TEXT NOT NULL CHECK (status IN ('queued', 'processing', 'completed', 'failed')),
+        version_when_queued INTEGER,
+        version_when_completed INTEGER,
+        error TEXT,
+        claimed_until TEXT, -- a processing job's lease
+        command_id TEXT NOT NULL, -- the queue command: a redelivered one finds its job
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE UNIQUE INDEX async_updates_by_command ON async_updates (org_id, command_id);
+      CREATE INDEX async_updates_unfinished ON async_updates (status, created_at) WHERE status IN ('queued', 'processing');
+    `,
+  },
 ];

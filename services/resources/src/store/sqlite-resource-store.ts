@@ -1,4 +1,5 @@
 import { closeSqlite, nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceNotFound } from './resource-errors';
 import type { ResourcePatch, ResourceStore } from './resource-store';
@@ -140,6 +141,61 @@ export class SqliteResourceStore implements ResourceStore {
     });
   }
 
+  async queueUpdate(job: NewAsyncUpdate, bytes: Buffer | undefined, commandId: string, now: string): Promise<AsyncUpdate> {
+    return this.sql.write(() => {
+      const done = this.sql.get<AsyncUpdateRow>('SELECT * FROM async_updates WHERE org_id = ? AND command_id = ?', job.orgId, commandId);
+      if (done) return toAsyncUpdate(done);
+      this.sql.run(
+        `INSERT INTO async_updates (id, org_id, resource_id, description, file, bytes, status, version_when_queued, command_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+        job.id,
+        job.orgId,
+        job.resourceId,
+        job.description,
+        job.file === null ? null : JSON.stringify(job.file),
+        bytes ?? null,
+        job.versionWhenQueued,
+        commandId,
+        now,
+        now,
+      );
+      return toAsyncUpdate(this.sql.get<AsyncUpdateRow>('SELECT * FROM async_updates WHERE id = ?', job.id)!);
+    });
+  }
+
+  async getUpdate(orgId: number, jobId: string): Promise<AsyncUpdate | null> {
+    const row = this.sql.get<AsyncUpdateRow>('SELECT * FROM async_updates WHERE org_id = ? AND id = ?', orgId, jobId);
+    return row ? toAsyncUpdate(row) : null;
+  }
+
+  async claimUpdate(now: string, leaseUntil: string): Promise<{ job: AsyncUpdate; bytes: Buffer | undefined } | null> {
+    return this.sql.write(() => {
+      const row = this.sql.get<AsyncUpdateRow & { bytes: Buffer | null }>(
+        `SELECT * FROM async_updates WHERE status = 'queued' OR (status = 'processing' AND claimed_until < ?) ORDER BY created_at, id LIMIT 1`,
+        now,
+      );
+      if (!row) return null;
+      this.sql.run(`UPDATE async_updates SET status = 'processing', claimed_until = ?, updated_at = ? WHERE id = ?`, leaseUntil, now, row.id);
+      return { job: toAsyncUpdate({ ...row, status: 'processing', updated_at: now }), bytes: row.bytes ?? undefined };
+    });
+  }
+
+  async finishUpdate(jobId: string, outcome: { resourceId: number; version: number } | { error: string }, now: string): Promise<void> {
+    this.sql.write(() => {
+      if ('error' in outcome) {
+        this.sql.run(`UPDATE async_updates SET status = 'failed', error = ?, bytes = NULL, claimed_until = NULL, updated_at = ? WHERE id = ?`, outcome.error, now, jobId);
+      } else {
+        this.sql.run(
+          `UPDATE async_updates SET status = 'completed', resource_id = ?, version_when_completed = ?, bytes = NULL, claimed_until = NULL, updated_at = ? WHERE id = ?`,
+          outcome.resourceId,
+          outcome.version,
+          now,
+          jobId,
+        );
+      }
+    });
+  }
+
   async ping(): Promise<void> {
     this.sql.get('SELECT 1');
   }
@@ -163,4 +219,34 @@ export class SqliteResourceStore implements ResourceStore {
 
 function now(): string {
   return new Date().toISOString();
+}
+
+interface AsyncUpdateRow {
+  id: string;
+  org_id: number;
+  resource_id: number | null;
+  description: string | null;
+  file: string | null;
+  status: AsyncUpdate['status'];
+  version_when_queued: number | null;
+  version_when_completed: number | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toAsyncUpdate(row: AsyncUpdateRow): AsyncUpdate {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    resourceId: row.resource_id,
+    description: row.description,
+    file: row.file === null ? null : (JSON.parse(row.file) as AsyncUpdate['file']),
+    status: row.status,
+    versionWhenQueued: row.version_when_queued,
+    versionWhenCompleted: row.version_when_completed,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { connectMongo } from '@formcast/storage';
 import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
 import { MongoResourceStore, resourceFilesBucket } from '../../src/store/mongo-resource-store';
+import { describeAsyncUpdateStoreContract } from './async-update-store.contract';
 import { describeResourceStoreContract } from './resource-store.contract';
 
 describeWithMongo('MongoResourceStore', (mongo) => {
@@ -13,6 +14,7 @@ describeWithMongo('MongoResourceStore', (mongo) => {
   }
 
   describeResourceStoreContract('contract', () => freshStore());
+  describeAsyncUpdateStoreContract('v4 jobs', () => freshStore());
 
   it('keeps the bytes in GridFS, one file per resource, the old one deleted on replacement', async () => {
     const dbName = freshDatabase();

@@ -6,6 +6,7 @@ import { openSqlite } from '@formcast/storage';
 import { uniqueName } from '@formcast/testing';
 import { SqliteResourceStore, openResourceStore, resourceMigrations } from '../../src/store';
 import { fileChunkBytes } from '../../src/store/sqlite-resource-store';
+import { describeAsyncUpdateStoreContract } from './async-update-store.contract';
 import { describeResourceStoreContract } from './resource-store.contract';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'resource-store-'));
@@ -110,3 +111,5 @@ describe('openResourceStore without a MongoDB URL', () => {
     }
   });
 });
+
+describeAsyncUpdateStoreContract('SqliteResourceStore: v4 jobs', async () => new SqliteResourceStore(':memory:'));
