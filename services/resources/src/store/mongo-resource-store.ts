@@ -168,10 +168,12 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     let fileId: mongo.ObjectId | null = null;
     if (bytes !== undefined) {
       const upload = this.bucket().openUploadStream(`async-update-${job.id}`, { metadata: { orgId: job.orgId, asyncUpdateId: job.id } });
-      await new Promise<void>((resolve, reject) => {
-        upload.once('error', reject);
-        upload.end(bytes, () => resolve());
-      });
+      try {
+        await endWritable(upload, bytes); // a failed chunk or files insert rejects (see uploadFile)
+      } catch (error) {
+        await this.deleteFile(upload.id).catch(() => undefined);
+        throw error;
+      }
       fileId = upload.id;
     }
     const doc: AsyncUpdateDoc = {
@@ -181,6 +183,7 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
       description: job.description,
       file: job.file,
       fileId,
+      fileBytes: bytes?.length ?? null,
       status: 'queued',
       versionWhenQueued: job.versionWhenQueued,
       versionWhenCompleted: null,
@@ -217,7 +220,7 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
       { sort: { createdAt: 1, _id: 1 }, returnDocument: 'after' },
     );
     if (!doc) return null;
-    const bytes = doc.fileId ? await this.downloadFile(doc.fileId) : null;
+    const bytes = doc.fileId ? await this.downloadFile(doc.fileId, doc.fileBytes ?? 0) : null;
     return { job: asyncUpdateFromDoc(doc), bytes: bytes ?? undefined };
   }
 
@@ -341,6 +344,8 @@ interface AsyncUpdateDoc {
   description: string | null;
   file: AsyncUpdate['file'];
   fileId: mongo.ObjectId | null;
+  /** The job file's length: a read that ends short (GridFS ends quietly where chunks end) is no file. */
+  fileBytes: number | null;
   status: AsyncUpdate['status'];
   versionWhenQueued: number | null;
   versionWhenCompleted: number | null;
