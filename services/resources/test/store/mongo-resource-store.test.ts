@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { connectMongo } from '@formcast/storage';
+import { connectMongo, endWritable } from '@formcast/storage';
+import { mongo as driver } from 'mongoose';
 import { describeWithMongo, mongoTestDatabases } from '@formcast/testing';
 import { MongoResourceStore, resourceFilesBucket } from '../../src/store/mongo-resource-store';
 import { describeAsyncUpdateStoreContract } from './async-update-store.contract';
@@ -84,14 +85,13 @@ describeWithMongo('MongoResourceStore', (mongo) => {
     }
   });
 
-  it('refuses a failed upload, leaving no chunk behind: a file over the size the server takes in one document', async () => {
+  it('rejects an upload the server refused (a chunk over the 16 MiB a document may have), and writes no files document', async () => {
     // A real failure of the server, not of a stand-in: a chunk bigger than a BSON document (16 MiB).
     const dbName = freshDatabase();
     const connection = await connectMongo(mongo.url(), { dbName });
     const store = new MongoResourceStore(connection);
     try {
-      const bucket = new (await import('mongoose')).mongo.GridFSBucket(connection.db!, { bucketName: resourceFilesBucket, chunkSizeBytes: 17 * 1024 * 1024 });
-      const { endWritable } = await import('@formcast/storage');
+      const bucket = new driver.GridFSBucket(connection.db!, { bucketName: resourceFilesBucket, chunkSizeBytes: 17 * 1024 * 1024 });
       const upload = bucket.openUploadStream('too-big');
       await expect(endWritable(upload, Buffer.alloc(17 * 1024 * 1024))).rejects.toThrow();
       expect(await connection.collection(`${resourceFilesBucket}.files`).countDocuments({ _id: upload.id })).toBe(0);
