@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import PizZip from 'pizzip';
 import type { DeliveryView } from '@formcast/contracts';
 import { waitFor } from '@formcast/testing';
-import { enrollDevice, type TestDevice } from './support/fixtures';
+import { createOrganization, enrollDevice, type TestDevice } from './support/fixtures';
 import { createTemplate, pushJson, type TestTemplate } from './support/push-fixtures';
 import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startSystem, systemModes } from './support/start-system';
@@ -133,6 +133,10 @@ describe.each(systemModes)('Documents by email (%s)', (mode) => {
     expect(delivery.attempts).toEqual([
       expect.objectContaining({ status_code: 250, response_body: expect.stringContaining('Ok: queued as formcast-test'), error: null }),
     ]);
+    const document = await documentOf(created.id, delivery.id);
+    expect(document.status).toBe(200);
+    expect(document.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect((await document.text()).trimEnd()).toBe(text.trimEnd());
   });
 
   it('fills subject and body templates from the answers and metadata, sends to the address answered in the form, from its own sender', async () => {
@@ -228,6 +232,110 @@ describe.each(systemModes)('Documents by email (%s)', (mode) => {
     const delivered = await waitForDelivery(created.id, (d) => d.status === 'succeeded');
     expect(delivered.attempts.map((a) => a.status_code)).toEqual([550, 250]);
     expect(sink.received(to)).toHaveLength(1);
+  });
+
+  /** GET of a delivery's document, its bytes untouched. */
+  function documentOf(destinationId: number, deliveryId: number, token = sys.org.token): Promise<Response> {
+    return fetch(`${sys.api.baseUrl}/api/forms/${form.id}/destinations/${destinationId}/deliveries/${deliveryId}/document`, {
+      headers: { authorization: `Basic ${Buffer.from(`${token}:x`).toString('base64')}` },
+    });
+  }
+
+  /** The text pdftotext (poppler-utils) reads from a PDF. */
+  function pdfText(bytes: Buffer): string {
+    const dir = mkdtempSync(join(tmpdir(), 'formcast-pdf-'));
+    try {
+      writeFileSync(join(dir, 'in.pdf'), bytes);
+      return execFileSync('pdftotext', ['-layout', join(dir, 'in.pdf'), '-'], { encoding: 'utf8' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The text of a .docx's document.xml: every w:t, paragraphs on lines of their own. */
+  function docxText(bytes: Buffer): string {
+    const xml = new PizZip(bytes).file('word/document.xml')!.asText();
+    return xml
+      .split(/<\/w:p>/)
+      .map((paragraph) => [...paragraph.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>/g)].map((m) => m[1]).join(''))
+      .filter((line) => line !== '')
+      .join('\n')
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"');
+  }
+
+  it('attaches the submission as a PDF: the form, the device, the times, every answer in the form\'s order, groups and subforms laid out', async () => {
+    const to = mailbox();
+    const created = await destination({
+      destination: { format_selection: 'pdf_format', transport_selection: 'email_transport' },
+      pdf_format: { file_name_template: 'inspection-{{ customer_name }}' },
+      email_transport: { to_addresses: to, body_template: 'The inspection of {{ customer_name }} is attached.' },
+    });
+    await submit();
+    const [mail] = await mailsTo(to);
+    expect(mail!.parsed.text?.trim()).toBe('The inspection of Acme Heating is attached.');
+    expect(mail!.parsed.attachments).toHaveLength(1);
+    const [pdf] = mail!.parsed.attachments;
+    expect(pdf!.contentType).toBe('application/pdf');
+    expect(pdf!.filename).toBe('inspection-Acme Heating.pdf');
+    expect(pdf!.content.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(pdf!.content);
+    expect(text).toContain('Boiler inspection');
+    expect(text).toMatch(/Device: .+\(Ada\)/);
+    expect(text).toMatch(/Submitted: \d{4}-\d\d-\d\dT/);
+    for (const shown of ['Customer', 'Acme Heating', 'Pressure low; valve <B> & "seal" replaced', 'Contact', 'Phone', '555-0100', 'Parts 1', 'VALVE-7', 'Parts 2', 'SEAL-3', 'Quantity']) {
+      expect(text).toContain(shown);
+    }
+    expect(text.indexOf('Acme Heating')).toBeLessThan(text.indexOf('Pressure low'));
+    expect(text.indexOf('Parts 1')).toBeLessThan(text.indexOf('Parts 2'));
+    const delivery = await waitForDelivery(created.id, (d) => d.status === 'succeeded');
+
+    // The document as the office got it, from the delivery log.
+    const res = await documentOf(created.id, delivery.id);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-disposition')).toContain('inspection-Acme Heating.pdf');
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(pdf!.content);
+    // Another organization's: as unknown.
+    const other = await createOrganization(sys.api, sys.adminToken, 'Someone else');
+    expect((await documentOf(created.id, delivery.id, other.token)).status).toBe(404);
+  });
+
+  it('attaches a .docx of the same content, or a Word template given as a resource with its placeholders filled', async () => {
+    const plainTo = mailbox();
+    await destination({ destination: { format_selection: 'word_format', transport_selection: 'email_transport' }, word_format: { file_name_template: 'My_Doc' }, email_transport: { to_addresses: plainTo } });
+    const { Document, Packer, Paragraph } = await import('docx');
+    const template = await Packer.toBuffer(
+      new Document({ sections: [{ children: [new Paragraph('Report for {customer_name} ({form_name})'), new Paragraph('{#parts}Part {part_no}: {qty}{/parts}'), new Paragraph('Phone {contact.phone}')] }] }),
+    );
+    const upload = await sys.api.post('/api/resources.json', {
+      token: sys.org.token,
+      json: { resource: { description: 'report template', file: { file_name: 'report.docx', file_data: Buffer.from(template).toString('base64'), content_type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' } } },
+    });
+    expect(upload.status).toBe(201);
+    const templatedTo = mailbox();
+    await destination({
+      destination: { format_selection: 'word_format', transport_selection: 'email_transport' },
+      word_format: { template_resource_id: upload.json().resource.id },
+      email_transport: { to_addresses: templatedTo },
+    });
+    await submit();
+
+    const [plain] = await mailsTo(plainTo);
+    const [docx] = plain!.parsed.attachments;
+    expect(docx!.filename).toBe('My_Doc.docx');
+    expect(docx!.contentType).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const plainText = docxText(docx!.content);
+    expect(plainText).toContain('Boiler inspection');
+    expect(plainText).toContain('Customer: Acme Heating');
+    expect(plainText).toContain('Comments: Pressure low; valve <B> & "seal" replaced');
+    expect(plainText).toMatch(/Parts 1\nPart: VALVE-7\nQuantity: 2\nParts 2\nPart: SEAL-3\nQuantity: 5/);
+
+    const [templated] = await mailsTo(templatedTo);
+    const filled = docxText(templated!.parsed.attachments[0]!.content);
+    expect(filled).toBe('Report for Acme Heating (Boiler inspection)\nPart VALVE-7: 2Part SEAL-3: 5\nPhone 555-0100');
   });
 
   it.each([

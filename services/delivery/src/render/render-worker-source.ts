@@ -124,7 +124,11 @@ function docxOf(model) {
 
 function docxFromTemplate(template, context) {
   const zip = new PizZip(template);
-  const filled = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '' });
+  // {question}, {subform.question}, {#group}…{/group}: a dotted path into the answers.
+  const parser = (tag) => ({
+    get: (scope) => (tag === '.' ? scope : tag.trim().split('.').reduce((value, key) => (value == null || !Object.hasOwn(Object(value), key) ? undefined : value[key]), scope)),
+  });
+  const filled = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '', parser });
   filled.render(context);
   return filled.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
