@@ -1,5 +1,5 @@
 import { isEmailAddress, splitAddresses, type EmailTransportParameters, type SubmissionReceivedPayload } from '@formcast/contracts';
-import { answerText, documentModel, documentText, templateContext, type FormQuestion } from './document-model';
+import { answerText, findAnswer, type FormQuestion } from './document-model';
 import { jsonBody } from './json-body';
 import type { Destination } from './records';
 import { xmlBody } from './xml-body';
@@ -10,53 +10,41 @@ export const submissionContentType = 'application/vnd.formcast.submission+json';
 /** The format of an email destination, as the render worker takes it. */
 export type EmailFormat = 'text_format' | 'pdf_format' | 'word_format' | 'json_format' | 'xml_format';
 
-/** The answer of a question anywhere in the submission (the first found, depth first), as text. */
-function findAnswer(answers: Record<string, unknown>, question: string): unknown {
-  if (question in answers) return answers[question];
-  for (const value of Object.values(answers)) {
-    const nested = Array.isArray(value) ? value : value !== null && typeof value === 'object' ? [value] : [];
-    for (const entry of nested) {
-      if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
-        const found = findAnswer(entry as Record<string, unknown>, question);
-        if (found !== undefined) return found;
-      }
-    }
-  }
-  return undefined;
-}
-
 /**
  * Who gets the email: `to_addresses`, and the addresses answered in `to_address_form_field`
  * (those that are addresses). Formcast devices have no custom attributes, so
  * `to_address_device_attribute` adds none.
  */
-export function recipients(parameters: EmailTransportParameters, submission: SubmissionReceivedPayload): string[] {
+export function recipients(parameters: EmailTransportParameters, answered: string | null): string[] {
   const found = new Set(splitAddresses(parameters.to_addresses ?? ''));
-  if (parameters.to_address_form_field) {
-    for (const address of splitAddresses(answerText(findAnswer(submission.answers, parameters.to_address_form_field)))) {
-      if (isEmailAddress(address)) found.add(address);
-    }
+  for (const address of splitAddresses(answered ?? '')) {
+    if (isEmailAddress(address)) found.add(address);
   }
   return [...found];
 }
 
-/** What the render worker needs for one delivery by email (see render/render-pool.ts RenderTask). */
-export function renderTaskParts(submission: SubmissionReceivedPayload, destination: Destination, outline: FormQuestion[] = []) {
-  const parameters = destination.formatParameters as Record<string, unknown>;
-  const transport = destination.transport.parameters as EmailTransportParameters;
-  const model = documentModel(submission, { locationInCoordinates: parameters['location_in_coordinate_format'] === true, outline });
+/** The addresses `to_address_form_field` answered in a submission (for tests and the worker alike). */
+export function answeredAddresses(answers: Record<string, unknown>, question: string | null | undefined): string | null {
+  return question ? answerText(findAnswer(answers, question)) : null;
+}
+
+/**
+ * What the render worker needs for one delivery by email: the submission as the delivery
+ * keeps it (its JSON text, parsed and laid out on the worker, never here), the form's
+ * questions, the parameters. json_format and xml_format attach the webhook bodies.
+ */
+export function renderTaskParts(submissionJson: string, destination: Destination, outline: FormQuestion[] = []) {
   const format = destination.format as EmailFormat;
+  const transport = destination.transport.parameters as EmailTransportParameters;
+  const raw = format === 'json_format' || format === 'xml_format' ? (JSON.parse(submissionJson) as SubmissionReceivedPayload) : null;
   return {
     format,
-    formatParameters: parameters,
-    model,
-    context: templateContext(submission),
-    defaultText: documentText(model),
-    defaultSubject: `${submission.formName}: submission ${submission.submissionId} from ${submission.deviceIdentifier}`,
-    defaultFileName: `${submission.formName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'submission'}-${submission.submissionId}`,
+    formatParameters: destination.formatParameters as Record<string, unknown>,
+    submissionJson,
+    outline,
     subjectTemplate: transport.subject_template ?? null,
     bodyTemplate: transport.body_template ?? null,
-    rawBody: format === 'json_format' ? jsonBody(submission) : format === 'xml_format' ? xmlBody(submission) : null,
-    createdAt: submission.receivedAt,
+    toAddressFormField: transport.to_address_form_field ?? null,
+    rawBody: raw ? (format === 'json_format' ? jsonBody(raw) : xmlBody(raw)) : null,
   };
 }

@@ -106,7 +106,7 @@ export interface DeliveryWithAttempts extends Delivery {
 /** A rendered document, as attached to the email and served by GET …/deliveries/<id>/document. */
 export interface DeliveryDocument {
   /** The email it went with: subject, text and HTML bodies, whether the document is attached. */
-  message: { subject: string; text: string; html: string | null; attach: boolean };
+  message: { subject: string; text: string; html: string | null; attach: boolean; answeredTo?: string | null };
   contentType: string;
   fileName: string;
   bytes: Buffer;

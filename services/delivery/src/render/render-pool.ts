@@ -1,25 +1,22 @@
 import { Worker } from 'node:worker_threads';
-import type { DocumentModel } from '../domain/document-model';
+import { documentFunctions, type FormQuestion } from '../domain/document-model';
 import { renderWorkerSource } from './render-worker-source';
 
-/** One delivery's email to render: the model, the templates and their context. */
+/** One delivery's email to render: the submission's JSON text, the form's questions, the parameters and templates. */
 export interface RenderTask {
   format: 'text_format' | 'pdf_format' | 'word_format' | 'json_format' | 'xml_format';
   formatParameters: Record<string, unknown>;
-  model: DocumentModel;
-  context: Record<string, unknown>;
-  /** The model as text (documentText): text_format's body, and the others' unless body_template. */
-  defaultText: string;
-  defaultSubject: string;
-  defaultFileName: string;
+  /** The SubmissionReceivedPayload as the delivery keeps it: one string, copied to the worker at once. */
+  submissionJson: string;
+  outline: FormQuestion[];
   subjectTemplate: string | null;
   bodyTemplate: string | null;
+  /** email_transport.to_address_form_field: the worker reads its answer. */
+  toAddressFormField: string | null;
   /** json_format and xml_format: the webhook body, attached as it is. */
   rawBody: string | null;
   /** word_format: the template resource's .docx bytes. */
   wordTemplate: Uint8Array | null;
-  /** ISO time: the PDF's creation date (the submission's receipt, so a render is the same every time). */
-  createdAt: string;
 }
 
 export interface RenderedEmail {
@@ -29,6 +26,8 @@ export interface RenderedEmail {
   /** The document: attached when `attach`; for text_format, the body itself (kept for GET …/document). */
   document: { fileName: string; contentType: string; bytes: Buffer };
   attach: boolean;
+  /** What `to_address_form_field` answered (addresses are picked from it), or null. */
+  answeredTo: string | null;
 }
 
 /** A render that could not finish: too long, too big, or a template failing on these answers. */
@@ -55,6 +54,9 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
+/** Heap a render takes per byte of the submission's JSON, at most (the parsed answers, the layout, the templates' context), measured with room to spare. */
+const heapPerJsonByte = 8;
+
 const modules = () => ({
   liquidjs: require.resolve('liquidjs'),
   pdfkit: require.resolve('pdfkit'),
@@ -80,6 +82,13 @@ export class RenderPool {
 
   render(task: RenderTask): Promise<RenderedEmail> {
     if (this.closed) return Promise.reject(new RenderError('the render pool is closed'));
+    // A submission whose parsed answers and layout cannot fit the worker's heap is refused
+    // here: some allocations past a worker's limit (a large JSON.parse) abort the whole
+    // process on Node 20 instead of ending the worker alone.
+    const room = (this.options.memoryMb * 1024 * 1024) / heapPerJsonByte;
+    if (task.submissionJson.length > room) {
+      return Promise.reject(new RenderError(`the submission (${task.submissionJson.length} bytes of JSON) is too large to render within ${this.options.memoryMb} MB (DELIVERY_RENDER_MEMORY_MB)`));
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, task, resolve, reject });
       this.pump();
@@ -102,7 +111,7 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(renderWorkerSource, {
+    const worker = new Worker(renderWorkerSource(documentFunctions), {
       eval: true,
       workerData: { modules: modules(), renderLimitMs: this.options.timeoutMs },
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.options.memoryMb / 8)) },

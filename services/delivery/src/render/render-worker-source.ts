@@ -9,8 +9,11 @@
  *
  * In: {id, task} (a RenderTask). Out: {id, result} (a RenderedEmail, bytes transferred) or {id, error}.
  */
-export const renderWorkerSource = `
+export function renderWorkerSource(documentFunctions: () => unknown): string {
+  return `
 const { parentPort, workerData } = require('node:worker_threads');
+// domain/document-model.ts's documentFunctions, its own source: the layout of a document.
+const { documentModel, documentText, templateContext, answerText, findAnswer } = (${documentFunctions.toString()})();
 const { Liquid } = require(workerData.modules.liquidjs);
 const PDFDocument = require(workerData.modules.pdfkit);
 const docx = require(workerData.modules.docx);
@@ -141,8 +144,24 @@ const contentTypes = {
   xml_format: 'application/xml',
 };
 
-async function render(task) {
-  const p = task.formatParameters || {};
+async function render(input) {
+  const submission = JSON.parse(input.submissionJson);
+  const p = input.formatParameters || {};
+  const model = documentModel(submission, { locationInCoordinates: p.location_in_coordinate_format === true, outline: input.outline });
+  const task = {
+    ...input,
+    model,
+    context: templateContext(submission),
+    defaultText: documentText(model),
+    defaultSubject: submission.formName + ': submission ' + submission.submissionId + ' from ' + submission.deviceIdentifier,
+    defaultFileName: (submission.formName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 100) || 'submission') + '-' + submission.submissionId,
+    createdAt: submission.receivedAt,
+  };
+  const answeredTo = input.toAddressFormField ? answerText(findAnswer(submission.answers, input.toAddressFormField)) : null;
+  return { ...(await renderDocument(task, p)), answeredTo };
+}
+
+async function renderDocument(task, p) {
   const subject = task.subjectTemplate ? (await renderTemplate(task.subjectTemplate, task.context)).replace(/[\\r\\n]+/g, ' ').trim() : task.defaultSubject;
   let text;
   let html = null;
@@ -193,3 +212,4 @@ parentPort.on('message', ({ id, task }) => {
   );
 });
 `;
+}

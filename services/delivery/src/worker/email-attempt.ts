@@ -1,5 +1,5 @@
 import type { Bus } from '@formcast/bus';
-import { createEnvelope, directoryCommands, resourceCommands, type EmailTransportParameters, type SubmissionReceivedPayload } from '@formcast/contracts';
+import { createEnvelope, directoryCommands, resourceCommands, type EmailTransportParameters } from '@formcast/contracts';
 import { isAppError } from '@formcast/platform';
 import { smtpResult, type AttemptResult } from '../domain/attempt-outcome';
 import { formOutline, type FormQuestion } from '../domain/document-model';
@@ -56,15 +56,15 @@ async function outlineOf(deps: EmailAttemptDeps, delivery: Delivery): Promise<Fo
  * The delivery's document and email: the one kept at an earlier attempt, else rendered now
  * on a render worker and kept (the first kept wins), so every attempt sends the same.
  */
-async function documentOf(deps: EmailAttemptDeps, delivery: Delivery, destination: Destination, submission: SubmissionReceivedPayload): Promise<DeliveryDocument> {
+async function documentOf(deps: EmailAttemptDeps, delivery: Delivery, destination: Destination): Promise<DeliveryDocument> {
   const kept = await deps.store.getDocument(delivery.id);
   if (kept) return kept;
-  const parts = renderTaskParts(submission, destination, await outlineOf(deps, delivery));
+  const parts = renderTaskParts(delivery.body, destination, await outlineOf(deps, delivery));
   const templateId = destination.format === 'word_format' ? (destination.formatParameters as { template_resource_id?: number | null }).template_resource_id : null;
   const template = templateId ? await wordTemplate(deps, delivery, templateId) : null;
   const rendered = await deps.render.render({ ...parts, wordTemplate: template });
   return deps.store.saveDocument(delivery.id, {
-    message: { subject: rendered.subject, text: rendered.text, html: rendered.html, attach: rendered.attach },
+    message: { subject: rendered.subject, text: rendered.text, html: rendered.html, attach: rendered.attach, answeredTo: rendered.answeredTo },
     contentType: rendered.document.contentType,
     fileName: rendered.document.fileName,
     bytes: rendered.document.bytes,
@@ -85,16 +85,15 @@ export async function attemptEmail(
     attempt: { attemptedAt, statusCode: null, durationMs: Math.round(performance.now() - started), responseBody: null, error: error.slice(0, 1024) },
   });
   const parameters = destination.transport.parameters as EmailTransportParameters;
-  const submission = JSON.parse(delivery.body) as SubmissionReceivedPayload;
-  const to = recipients(parameters, submission);
-  if (to.length === 0) return failed('rejected', 'no recipient: to_addresses is empty and to_address_form_field answered no address');
   let document: DeliveryDocument;
   try {
-    document = await documentOf(deps, delivery, destination, submission);
+    document = await documentOf(deps, delivery, destination);
   } catch (error) {
     if (error instanceof RenderError || error instanceof DocumentRefused) return failed('rejected', `the document could not be made: ${error.message}`);
     return failed('failed', `the document could not be made now: ${(error as Error).message}`);
   }
+  const to = recipients(parameters, document.message.answeredTo ?? null);
+  if (to.length === 0) return failed('rejected', 'no recipient: to_addresses is empty and to_address_form_field answered no address');
   const answer = await deps.email.send(parameters, {
     from: { name: parameters.from_name ?? null, address: parameters.from_address ?? deps.mailFrom },
     to,
