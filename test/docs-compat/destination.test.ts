@@ -132,6 +132,8 @@ const documentedUpdate = {
   text_format: { location_in_coordinate_format: true },
 };
 
+jest.setTimeout(60_000);
+
 describe.each(systemModes)('destination.md, example by example (%s)', (mode) => {
   // DELIVERY_SMTP_URL: the docs' example names no SMTP server, so the deployment's is used (none is reached here).
   const sys = useSystem(mode, {

@@ -343,7 +343,13 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       createdAt: new Date(document.createdAt),
     };
     // The first kept wins: an upsert that only inserts.
-    await this.models.DeliveryDocument.updateOne({ _id: deliveryId }, { $setOnInsert: doc }, { upsert: true });
+    const { _id: _key, ...fields } = doc;
+    try {
+      await this.models.DeliveryDocument.updateOne({ _id: deliveryId }, { $setOnInsert: fields }, { upsert: true });
+    } catch (error) {
+      // Two upserts at once: one inserted, the other meets its key; the first kept wins either way.
+      if (!isDuplicateKey(error)) throw error;
+    }
     return (await this.getDocument(deliveryId))!;
   }
 
