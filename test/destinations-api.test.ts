@@ -63,8 +63,9 @@ describe.each(systemModes)('Destinations API and Connections API (%s)', (mode) =
       updated_at: iso,
       deactivated_reason: null,
       deactivated_at: null,
-      json_format: {},
-      http_transport: { uri: publicUri, headers: { 'X-Api-Key': 'k-123' } },
+      // Each parameter object is its record: its id (format_id, transport_id) and its times (destination.md).
+      json_format: { id: destination.id, created_at: iso, updated_at: iso },
+      http_transport: { id: destination.id, uri: publicUri, headers: { 'X-Api-Key': 'k-123' }, created_at: iso, updated_at: iso },
       secret,
       previous_secret_expires_at: null,
     });
@@ -190,7 +191,7 @@ describe.each(systemModes)('Destinations API and Connections API (%s)', (mode) =
   describe('bad input: 400 naming what is wrong, and nothing saved', () => {
     const refusals: Array<[string, () => unknown, RegExp]> = [
       ['an unknown format', () => ({ ...jsonHttpBody(), destination: { format_selection: 'csv_format', transport_selection: 'http_transport' } }), /destination\.format_selection: must be one of json_format, xml_format/],
-      ['an unknown transport', () => ({ ...jsonHttpBody(), destination: { format_selection: 'json_format', transport_selection: 'email_transport' } }), /destination\.transport_selection: must be one of http_transport, dispatch_transport/],
+      ['an unknown transport', () => ({ ...jsonHttpBody(), destination: { format_selection: 'json_format', transport_selection: 'sms_transport' } }), /destination\.transport_selection: must be one of http_transport, dispatch_transport, email_transport/],
       ['a transport without its parameters', () => ({ destination: { format_selection: 'json_format', transport_selection: 'http_transport' } }), /http_transport: is required/],
       [
         'dispatch_transport without xml_format',

@@ -147,7 +147,7 @@ describe('README', () => {
       BASE: server.base,
       ADMIN: readFileSync(server.adminTokenFile, 'utf8').trim(),
       FORMCAST_URL: server.base,
-    }, 100_000);
+    }, 160_000);
 
     const markers = result.stderr.split('\n');
     const lastLine = Number(markers.filter((line) => line.startsWith(atMarker)).at(-1)?.slice(atMarker.length).trim() ?? 0);
@@ -175,7 +175,7 @@ describe('README', () => {
     // Every command ran (the last one reached) and curl reported each answer.
     expect(lastLine).toBe(examples.blocks.at(-1)!.commands.at(-1)!.firstLine);
     expect(statuses.length).toBeGreaterThan(100);
-  }, 120_000);
+  }, 180_000);
 
   it('npm start stops like a service: a SIGTERM to the npm process ends the server, none left serving', async () => {
     const { child, base } = server!;

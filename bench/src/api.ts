@@ -81,6 +81,19 @@ export async function createWebhookDestination(origin: string, org: BenchOrganiz
   expect(201, created, 'creating a destination');
 }
 
+/** S9: the form's submissions as a PDF, mailed to the local SMTP server; the subject is the tag. */
+export async function createPdfEmailDestination(origin: string, org: BenchOrganization, smtpPort: number, tagQuestion: string): Promise<void> {
+  const created = await call(origin, 'POST', `/api/forms/${org.formId}/destinations.json`, {
+    headers: { authorization: org.authorization },
+    json: {
+      destination: { description: 'Bench mailbox', format_selection: 'pdf_format', transport_selection: 'email_transport' },
+      pdf_format: { file_name_template: 'submission-{{ submission_id }}' },
+      email_transport: { to_addresses: 'office@bench.test', subject_template: `{{ ${tagQuestion} }}`, via_custom_smtp: true, smtp_address: '127.0.0.1', smtp_port: smtpPort },
+    },
+  });
+  expect(201, created, 'creating an email destination');
+}
+
 /** One call, for the scenarios that are not a load (S4): status, body and wall time. */
 export async function timedCall(origin: string, method: string, path: string, init: { headers?: Record<string, string>; body?: string; contentType?: string } = {}) {
   const started = process.hrtime.bigint();

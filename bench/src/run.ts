@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createBus } from '@formcast/bus';
 import { createEnvelope, pushEvents, type OneshotEventPayload } from '@formcast/contracts';
 import { createLogger } from '@formcast/platform';
-import { createWebhookDestination, setUpOrganization, timedCall, type BenchOrganization } from './api';
+import { createPdfEmailDestination, createWebhookDestination, setUpOrganization, timedCall, type BenchOrganization } from './api';
 import { bulkRow, bulkScenario } from './bulk-scenario';
 import {
   ForeignCpu,
@@ -430,6 +430,20 @@ async function setUpDeliveries(bench: Bench, embedded: System, distributed: Syst
   return { receiver: new ReceiverClient(child), uri, embedded: inEmbedded, distributed: inDistributed };
 }
 
+/** S9's mailbox (a real SMTP server, a process of its own) and an organization in each mode whose template mails its submissions there as PDFs. */
+async function setUpMailedDocuments(bench: Bench, embedded: System, distributed: System) {
+  const child = startNode('smtp-receiver', join(benchDist, 'servers/smtp-receiver.js'), {});
+  bench.infrastructure.push(child.pid);
+  const { port } = await child.message<{ port: number }>((m) => m?.ready);
+  const [inEmbedded, inDistributed] = await Promise.all([
+    setUpOrganization(embedded.origin, embedded.adminToken, 'Bench S9', s6Devices),
+    setUpOrganization(distributed.origin, distributed.adminToken, 'Bench S9 distributed', s6Devices),
+  ]);
+  await createPdfEmailDestination(embedded.origin, inEmbedded, port, tagQuestion);
+  await createPdfEmailDestination(distributed.origin, inDistributed, port, tagQuestion);
+  return { receiver: new ReceiverClient(child), embedded: inEmbedded, distributed: inDistributed };
+}
+
 /** RabbitMQ's and Redis's processes, by name. */
 function infrastructureByName(): Array<[string, number[]]> {
   const byName = new Map<string, number[]>();
@@ -536,6 +550,7 @@ async function main(): Promise<void> {
       traced.distributed && setUpOrganization(traced.distributed.origin, traced.distributed.adminToken, 'Bench S2T', config.devices),
     ]);
     const s6 = measures('S6') ? await setUpDeliveries(bench, embedded, distributed) : null;
+    const s9 = measures('S9') ? await setUpMailedDocuments(bench, embedded, distributed) : null;
     const workbook = await benchWorkbook();
     const anchorOrg = { authorization: 'Basic YW5jaG9yOng=', formNamespace: s1Org.formNamespace, deviceIdentifiers: s1Org.deviceIdentifiers };
 
@@ -745,6 +760,38 @@ async function main(): Promise<void> {
           versus: `${ratio.toFixed(2)}× A3 rate, ${(result.p99Ms / a3.p99Ms).toFixed(1)}× A3 p99; API accepted ${accepted.requestsPerSecond.toFixed(0)}/s`,
           target: `≥ ${targets.deliveryRatio}× A3 rate`,
           pass: ratio >= targets.deliveryRatio && accepted.failed === 0 && result.delivered === accepted.ok,
+          note: accepted.failed > 0 ? `${accepted.failed} submissions failed (${JSON.stringify(accepted.statuses)})` : undefined,
+          cpu: result.cpu,
+        });
+      }
+    }
+
+    // --- S9: submissions rendered to PDF and mailed to a local SMTP server, beside S6 ---------
+    if (s9) {
+      const count = config.submissions;
+      const submit = (system: System, org: BenchOrganization, tagPrefix: string, amount = count) => () =>
+        submitAndDeliver(system.origin, org, s9.receiver, { tagPrefix, count: amount, connections: config.connections });
+      // Warm-ups as S6's (fewer for a short run: BENCH_SUBMISSIONS under the warm-up).
+      const warmUp = Math.min(s6WarmUp, count);
+      await submit(embedded, s9.embedded, 'warm9e-', warmUp)();
+      await submit(distributed, s9.distributed, 'warm9d-', warmUp)();
+      await s9.receiver.clear();
+      const mailboxCpu: [string, number[]] = ['mailbox', [s9.receiver.child.pid]];
+      const s9e = await measureDelivery(bench, 'S9 embedded', submit(embedded, s9.embedded, 's9e-'), cpuWatch(embedded.processes, [mailboxCpu], embedded.processes));
+      const s9d = await measureDelivery(bench, 'S9 distributed', submit(distributed, s9.distributed, 's9d-'), cpuWatch(distributed.processes, [...infra, mailboxCpu]));
+      const s6Rows = rows.filter((row) => row.id === 'S6');
+      for (const [label, result] of [['embedded', s9e], ['distributed', s9d]] as const) {
+        const accepted = result.submitted!;
+        const beside = s6Rows.find((row) => row.scenario.startsWith(label));
+        rows.push({
+          id: 'S9',
+          scenario: `${label}: POST /device/forms/<form>/submissions → PDF (render worker) → email (SMTP) → mailbox, ${config.connections} connections, ${count.toLocaleString('en-US')} submissions (times: submit → arrived)`,
+          rate: result.rate,
+          rateUnit: 'mailed/s',
+          p50Ms: result.p50Ms,
+          p99Ms: result.p99Ms,
+          versus: beside?.rate ? `${(result.rate / beside.rate).toFixed(2)}× S6 rate (JSON webhook)` : undefined,
+          target: 'beside S6',
           note: accepted.failed > 0 ? `${accepted.failed} submissions failed (${JSON.stringify(accepted.statuses)})` : undefined,
           cpu: result.cpu,
         });

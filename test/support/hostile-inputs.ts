@@ -90,6 +90,25 @@ function destinationBody(text: string) {
   };
 }
 
+/** A document by email (issue 27): a PDF with templates, to a custom SMTP server (a public address: the battery allows no private ones). */
+function emailDestinationBody(text: string) {
+  return {
+    destination: { description: text, format_selection: 'pdf_format', transport_selection: 'email_transport' },
+    pdf_format: { file_name_template: `{{ form_name }} ${text}` },
+    email_transport: {
+      to_addresses: 'office@example.com',
+      from_name: text,
+      subject_template: `{{ customer_name }} ${text}`,
+      body_template: text,
+      via_custom_smtp: true,
+      smtp_address: '93.184.215.14',
+      smtp_port: 2525,
+      username: text,
+      password: text,
+    },
+  };
+}
+
 function resourceBody(text: string, base64: string, mime: string) {
   return { resource: { description: text, file: { file_name: `${text}.txt`, file_data: base64, content_type: mime } } };
 }
@@ -151,6 +170,7 @@ const bodies = {
     `<remote_connections><http_connection><name>${v.text}</name><remote_url>${exampleHook}</remote_url>` +
     `<headers><header_1>${v.text}</header_1></headers></http_connection></remote_connections>`) as XmlBody,
   destination: ((_f, v) => destinationBody(v.text)) as JsonBody,
+  emailDestination: ((_f, v) => emailDestinationBody(v.text)) as JsonBody,
   destinationUpdate: ((_f, v) => ({ destination: { description: v.text, active: true }, http_transport: { uri: exampleHook } })) as JsonBody,
   rotation: ((_f, _v) => ({ overlap_seconds: 60 })) as JsonBody,
   resource: ((_f, v) => resourceBody(v.text, v.file, v.mime)) as JsonBody,
@@ -247,6 +267,9 @@ export const routes: RouteCase[] = [
   route('POST', '/api/forms/:form/destinations/:destination/rotate_secret.json', 'org', { json: bodies.rotation }),
   route('GET', '/api/forms/:form/destinations/:destination/deliveries.json', 'org'),
   route('POST', '/api/forms/:form/destinations/:destination/deliveries/:delivery/redeliver.json', 'org'),
+  route('GET', '/api/forms/:form/destinations/:destination/deliveries/:delivery/document', 'org'),
+  // The same create without its suffix: the email and document bodies (issue 27).
+  route('POST', '/api/forms/:form/destinations', 'org', { json: bodies.emailDestination }),
   route('GET', '/api/v3/dispatch_authors.xml', 'org'),
   route('GET', '/api/v3/devices/:deviceRef/dispatches.xml', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/dispatches.json', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),

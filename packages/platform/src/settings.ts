@@ -196,6 +196,20 @@ export const settingsSchema = z.object({
    * removed this long after they ended (Svix keeps attempts 90 days). Pending ones are kept.
    */
   DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /**
+   * DELIVERY_SMTP_URL: the deployment's own SMTP server, for email destinations that name
+   * none (`via_custom_smtp` false): `smtp://[user:password@]host[:port]` (STARTTLS when the
+   * server offers it) or `smtps://…` (TLS from the start). Unset: those destinations are refused.
+   */
+  DELIVERY_SMTP_URL: optionalUrl(['smtp://', 'smtps://']).refine((v) => v === undefined || URL.canParse(v), { message: 'must be a URL' }),
+  /** DELIVERY_MAIL_FROM: the sender of documents sent by email, when a destination names no from_address. */
+  DELIVERY_MAIL_FROM: z.string().trim().regex(/^[^\s@<>]+@[^\s@<>]+$/, { message: 'must be an email address' }).default('formcast@localhost'),
+  /** DELIVERY_RENDER_TIMEOUT_MS: the longest one document (PDF, .docx, a template) may take to render; past it the delivery fails. */
+  DELIVERY_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(300000).default(10000),
+  /** DELIVERY_RENDER_MEMORY_MB: the heap of the rendering worker; a document needing more fails, and nothing else does. */
+  DELIVERY_RENDER_MEMORY_MB: z.coerce.number().int().min(16).max(4096).default(128),
+  /** DELIVERY_RENDER_WORKERS: worker threads rendering documents at once, in each delivery process. */
+  DELIVERY_RENDER_WORKERS: z.coerce.number().int().min(1).max(32).default(1),
   /** DELIVERY_SWEEP_INTERVAL_MS: how often a delivery process removes what is past DELIVERY_RETENTION_DAYS. */
   DELIVERY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
   ...pressureSettings,

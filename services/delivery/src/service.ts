@@ -9,6 +9,7 @@ import { submissionReceived } from './events/submission-received';
 import { createDestination } from './handlers/create-destination';
 import { deleteDestination } from './handlers/delete-destination';
 import type { DeliveryDeps } from './handlers/deps';
+import { getDeliveryDocument } from './handlers/get-delivery-document';
 import { getDestination } from './handlers/get-destination';
 import { listDeliveries } from './handlers/list-deliveries';
 import { listDestinations } from './handlers/list-destinations';
@@ -16,6 +17,8 @@ import { redeliver } from './handlers/redeliver';
 import { rotateSecret } from './handlers/rotate-secret';
 import { updateDestination } from './handlers/update-destination';
 import { uriRefusal, type Resolver } from './sender/address-guard';
+import { RenderPool } from './render/render-pool';
+import { EmailSender } from './sender/email-sender';
 import { HttpSender } from './sender/http-sender';
 import { openDeliveryStore } from './store/open-delivery-store';
 import { secretCipherFromSettings } from './secrets';
@@ -34,6 +37,7 @@ const commandHandlers: CommandHandlers<typeof commands, DeliveryDeps> = {
   [commands.rotateDestinationSecret]: rotateSecret,
   [commands.listDeliveries]: listDeliveries,
   [commands.redeliver]: redeliver,
+  [commands.getDeliveryDocument]: getDeliveryDocument,
 };
 
 /** The creates that answer once per Idempotency-Key. */
@@ -90,7 +94,25 @@ export async function startDelivery(
   const now = options.now ?? Date.now;
   const allowPrivate = settings.DELIVERY_ALLOW_PRIVATE_NETWORKS;
   const http = new HttpSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, allowPrivateNetworks: allowPrivate, resolve: options.resolve });
-  const worker = new DeliveryWorker(store, attemptDelivery({ http, bus, commandTimeoutMs: settings.COMMAND_TIMEOUT_MS, now }), {
+  const email = new EmailSender({
+    timeoutMs: settings.DELIVERY_TIMEOUT_MS,
+    defaultSmtpUrl: settings.DELIVERY_SMTP_URL,
+    allowPrivateNetworks: allowPrivate,
+    resolve: options.resolve,
+  });
+  const render = new RenderPool({
+    workers: settings.DELIVERY_RENDER_WORKERS,
+    timeoutMs: settings.DELIVERY_RENDER_TIMEOUT_MS,
+    memoryMb: settings.DELIVERY_RENDER_MEMORY_MB,
+  });
+  const attempt = attemptDelivery({
+    http,
+    bus,
+    commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
+    now,
+    email: { store, render, email, mailFrom: settings.DELIVERY_MAIL_FROM },
+  });
+  const worker = new DeliveryWorker(store, attempt, {
     concurrency: settings.DELIVERY_CONCURRENCY,
     perDestination: settings.DELIVERY_DESTINATION_CONCURRENCY,
     perOrganization: settings.DELIVERY_ORGANIZATION_CONCURRENCY,
@@ -98,6 +120,8 @@ export async function startDelivery(
     // is gone. Short, because a killed worker's leases hold its deliveries, and count against
     // their destinations' concurrency, until they end. A worker stalled past its lease has
     // the delivery sent again (with the same webhook-id): at least once, as ever.
+    // An email's first attempt renders first (DELIVERY_RENDER_TIMEOUT_MS): one that outlasts
+    // the lease may be taken by another worker, which sends the document kept (at least once).
     leaseMs: Math.max(settings.DELIVERY_TIMEOUT_MS, settings.COMMAND_TIMEOUT_MS) + 5_000,
     pollMs: options.pollMs,
     now,
@@ -116,6 +140,7 @@ export async function startDelivery(
       store,
       forms: new FormLookup(bus, settings.COMMAND_TIMEOUT_MS),
       uriRefusal: (uri) => uriRefusal(uri, allowPrivate, options.resolve),
+      defaultSmtp: email.hasDefaultServer,
       deliveriesDue: () => worker.wake(),
       maxDestinationsPerForm: settings.DELIVERY_MAX_DESTINATIONS_PER_FORM,
       now,
@@ -129,6 +154,7 @@ export async function startDelivery(
     {
       allowPrivateNetworks: allowPrivate,
       timeoutMs: settings.DELIVERY_TIMEOUT_MS,
+      smtp: settings.DELIVERY_SMTP_URL ? 'DELIVERY_SMTP_URL' : 'none (email destinations name their own)',
       retentionDays: settings.DELIVERY_RETENTION_DAYS,
       secretsKeyId: cipher.currentKeyId,
       ...(sqliteFile ? { sqliteFile } : {}),
@@ -141,6 +167,7 @@ export async function startDelivery(
     stop: async () => {
       await sweep.stop();
       await worker.stop();
+      await render.close();
       await http.close();
       await store.close();
       await idempotencyKeys.close();

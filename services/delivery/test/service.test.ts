@@ -352,7 +352,13 @@ describe('the delivery service over the bus', () => {
       destination: { description: 'Follow-up', format_selection: 'xml_format', transport_selection: 'dispatch_transport' },
       dispatch_transport: { form_namespace: target.namespace, field_map: { client: 'customer_name', items: 'parts' } },
     });
-    expect(destination.dispatch_transport).toEqual({ form_namespace: target.namespace, field_map: { client: 'customer_name', items: 'parts' } });
+    expect(destination.dispatch_transport).toEqual({
+      id: destination.id,
+      form_namespace: target.namespace,
+      field_map: { client: 'customer_name', items: 'parts' },
+      created_at: destination.created_at,
+      updated_at: destination.created_at,
+    });
     const submitted = submission();
     await publish(submitted);
     await publish(submitted);

@@ -30,6 +30,17 @@ export function httpResult(statusCode: number | null, error: string | null): Att
   return { kind: 'failed' };
 }
 
+/**
+ * An email attempt's result from the SMTP server's last reply: 2xx delivered, 5xx a
+ * permanent refusal (no retry: the same message would be refused again), 4xx or no answer
+ * (refused connection, timeout) temporary, tried again on the schedule.
+ */
+export function smtpResult(statusCode: number | null, error: string | null): AttemptResult {
+  if (statusCode !== null && statusCode >= 500 && statusCode < 600) return { kind: 'rejected' };
+  if (error === null && statusCode !== null && statusCode >= 200 && statusCode < 300) return { kind: 'delivered' };
+  return { kind: 'failed' };
+}
+
 /** Errors of the push command that sending it again cannot mend (push would refuse it the same way). */
 const permanentCommandErrors: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['invalid', 'not_found', 'forbidden', 'unauthorized', 'unprocessable', 'conflict', 'too_large']);
 

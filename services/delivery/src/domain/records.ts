@@ -3,13 +3,21 @@ import type {
   DeliveryStatus,
   DestinationFormat,
   DispatchTransportParameters,
+  EmailTransportParameters,
   HttpTransportParameters,
+  PdfFormatParameters,
+  TextFormatParameters,
+  WordFormatParameters,
 } from '@formcast/contracts';
 
 /** Where a destination sends, with its parameters as the API spells them. */
 export type DestinationTransportSettings =
   | { type: 'http_transport'; parameters: HttpTransportParameters }
-  | { type: 'dispatch_transport'; parameters: DispatchTransportParameters };
+  | { type: 'dispatch_transport'; parameters: DispatchTransportParameters }
+  | { type: 'email_transport'; parameters: EmailTransportParameters };
+
+/** A format's parameters as the API spells them (json_format and xml_format have none). */
+export type FormatParameters = TextFormatParameters | PdfFormatParameters | WordFormatParameters | Record<string, never>;
 
 /** A secret replaced by a rotation, still signing beside the new one until `expiresAt`. */
 export interface RetiredSecret {
@@ -30,8 +38,12 @@ export interface Destination {
   description: string | null;
   active: boolean;
   format: DestinationFormat;
+  formatParameters: FormatParameters;
   transport: DestinationTransportSettings;
   secrets: SigningSecrets;
+  /** When the format's and the transport's parameters were last set (their records' `updated_at`). */
+  formatUpdatedAt: string;
+  transportUpdatedAt: string;
   deactivatedReason: DeactivationReason | null;
   deactivatedAt: string | null;
   /** The first failed attempt since the last success; null while healthy. */
@@ -41,12 +53,13 @@ export interface Destination {
 }
 
 /** What a new destination is made of; the store gives it its id and times. */
-export type NewDestination = Pick<Destination, 'orgId' | 'formId' | 'description' | 'format' | 'transport' | 'secrets'>;
+export type NewDestination = Pick<Destination, 'orgId' | 'formId' | 'description' | 'format' | 'formatParameters' | 'transport' | 'secrets'>;
 
 /** What an update may change (the format and the transport's type never change). */
 export interface DestinationChange {
   description?: string | null;
   active?: boolean;
+  formatParameters?: FormatParameters;
   transport?: DestinationTransportSettings;
 }
 
@@ -88,4 +101,14 @@ export interface DeliveryAttempt {
 
 export interface DeliveryWithAttempts extends Delivery {
   attempts: DeliveryAttempt[];
+}
+
+/** A rendered document, as attached to the email and served by GET …/deliveries/<id>/document. */
+export interface DeliveryDocument {
+  /** The email it went with: subject, text and HTML bodies, whether the document is attached. */
+  message: { subject: string; text: string; html: string | null; attach: boolean; answeredTo?: string | null };
+  contentType: string;
+  fileName: string;
+  bytes: Buffer;
+  createdAt: string;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SubmissionReceivedPayload } from '@formcast/contracts';
 import { dispatchOneshot } from './dispatch-mapping';
+import { submissionContentType } from './email-message';
 import { jsonBody } from './json-body';
 import type { Destination, NewDelivery } from './records';
 import { xmlBody } from './xml-body';
@@ -12,6 +13,8 @@ export function newWebhookId(): string {
 
 /** What the destination sends for this submission, rendered once, when the delivery is made. */
 export function renderBody(submission: SubmissionReceivedPayload, destination: Destination): { contentType: string; body: string } {
+  // Rendered at the first attempt, on a worker thread (render/render-pool.ts), from the submission kept here.
+  if (destination.transport.type === 'email_transport') return { contentType: submissionContentType, body: JSON.stringify(submission) };
   if (destination.transport.type === 'dispatch_transport') {
     return { contentType: 'application/json', body: JSON.stringify(dispatchOneshot(submission, destination.transport.parameters)) };
   }

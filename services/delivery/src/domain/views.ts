@@ -6,6 +6,7 @@ import type {
   DestinationView,
   DestinationWithSecretView,
 } from '@formcast/contracts';
+import { passwordMask } from './destination-rules';
 import type { DeliveryAttempt, DeliveryWithAttempts, Destination } from './records';
 
 export function toDestinationView(destination: Destination): DestinationView {
@@ -26,12 +27,69 @@ export function toDestinationView(destination: Destination): DestinationView {
   };
 }
 
+/**
+ * Each format's and transport's keys in destination.md's order; `created_at` and
+ * `updated_at` go where its examples put them (after the first keys, as the product's
+ * records' columns come).
+ */
+const parameterKeys: Record<string, { before: string[]; after: string[] }> = {
+  json_format: { before: [], after: [] },
+  xml_format: { before: [], after: [] },
+  text_format: {
+    before: ['include_images'],
+    after: ['template', 'text_intro', 'custom_text_content', 'render_template_as_html', 'location_in_coordinate_format', 'include_answer_attributes'],
+  },
+  pdf_format: { before: ['file_name_template', 'include_images', 'location_in_coordinate_format'], after: [] },
+  word_format: { before: ['file_name_template', 'template_resource_id'], after: [] },
+  http_transport: { before: ['uri'], after: [] },
+  dispatch_transport: { before: ['form_namespace', 'field_map'], after: [] },
+  email_transport: {
+    before: [
+      'smtp_address',
+      'smtp_port',
+      'from_domain',
+      'username',
+      'password',
+      'auth_scheme',
+      'from_address',
+      'from_name',
+      'to_addresses',
+      'to_address_form_field',
+      'subject_template',
+      'body_template',
+    ],
+    after: ['use_tls', 'via_custom_smtp', 'custom_email_content', 'to_address_device_attribute', 'encryption', 'skip_bounce_list_check', 'allow_no_email'],
+  },
+};
+
+/** A format's or transport's parameters as shown: its record's id (the destination's), every key (null when unset), its times. */
+function parametersView(type: string, id: number, parameters: object, createdAt: string, updatedAt: string): Record<string, unknown> {
+  const given = parameters as Record<string, unknown>;
+  const keys = parameterKeys[type] ?? { before: Object.keys(given), after: [] };
+  const view: Record<string, unknown> = { id };
+  const put = (key: string) => {
+    view[key] = given[key] ?? null;
+  };
+  keys.before.forEach(put);
+  view['created_at'] = createdAt;
+  view['updated_at'] = updatedAt;
+  keys.after.forEach(put);
+  // Ours, shown only when set (as before the shapes were written out).
+  if (type === 'http_transport' && given['headers'] !== undefined) view['headers'] = given['headers'];
+  if (type === 'email_transport') {
+    view['password'] = given['password'] ? passwordMask : null;
+    view['encryption'] = given['encryption'] ?? 0;
+  }
+  return view;
+}
+
 export function toDestinationDetailView(destination: Destination): DestinationDetailView {
+  const { id, createdAt } = destination;
   return {
     ...toDestinationView(destination),
-    [destination.format]: {},
-    [destination.transport.type]: destination.transport.parameters,
-  };
+    [destination.format]: parametersView(destination.format, id, destination.formatParameters, createdAt, destination.formatUpdatedAt),
+    [destination.transport.type]: parametersView(destination.transport.type, id, destination.transport.parameters, createdAt, destination.transportUpdatedAt),
+  } as DestinationDetailView;
 }
 
 /** Create and rotate: the only answers that show the secret. */

@@ -1,7 +1,7 @@
 import type { CommandHandler } from '@formcast/bus';
 import { createDestinationPayload, type DestinationWithSecretView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
-import { newDestination } from '../domain/destination-rules';
+import { checkTemplates, newDestination } from '../domain/destination-rules';
 import { toDestinationWithSecretView } from '../domain/views';
 import { checkTransport } from './check-transport';
 import type { DeliveryDeps } from './deps';
@@ -13,6 +13,7 @@ export const createDestination =
   async (command): Promise<DestinationWithSecretView> => {
     const { orgId, input } = await formCommand(deps, command, createDestinationPayload);
     const destination = newDestination(orgId, input);
+    checkTemplates(destination.format, destination.formatParameters, destination.transport);
     await checkTransport(deps, command, orgId, destination.transport);
     await checkDestinationCap(deps, orgId, input.formId);
     return toDestinationWithSecretView(await deps.store.createDestination(destination, command.id));

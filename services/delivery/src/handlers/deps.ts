@@ -7,6 +7,8 @@ export interface DeliveryDeps {
   forms: FormLookup;
   /** Why a destination may not send to `uri` (see sender/address-guard.ts), or null. */
   uriRefusal: (uri: string) => Promise<string | null>;
+  /** Whether the deployment has its own SMTP server (DELIVERY_SMTP_URL) for email destinations naming none. */
+  defaultSmtp: boolean;
   /** Called when deliveries may have come due, so they go out at once. */
   deliveriesDue: () => void;
   /** Destinations one form may have (DELIVERY_MAX_DESTINATIONS_PER_FORM); one more is 422. Default 25. */

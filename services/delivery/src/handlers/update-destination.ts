@@ -1,6 +1,6 @@
 import type { CommandHandler } from '@formcast/bus';
 import { updateDestinationPayload, type DestinationDetailView } from '@formcast/contracts';
-import { destinationChange } from '../domain/destination-rules';
+import { checkTemplates, destinationChange } from '../domain/destination-rules';
 import { toDestinationDetailView } from '../domain/views';
 import { checkTransport } from './check-transport';
 import type { DeliveryDeps } from './deps';
@@ -12,6 +12,7 @@ export const updateDestination =
   async (command): Promise<DestinationDetailView> => {
     const { orgId, input, destination: current } = await destinationCommand(deps, command, updateDestinationPayload);
     const change = destinationChange(current, input);
+    checkTemplates(current.format, change.formatParameters, change.transport);
     if (change.transport) await checkTransport(deps, command, orgId, change.transport);
     const updated = await deps.store.updateDestination(orgId, input.formId, input.destinationId, change);
     // Made active again: what it held is due now.

@@ -4,6 +4,7 @@ import type {
   Delivery,
   DeliveryAttempt,
   DeliveryWithAttempts,
+  DeliveryDocument,
   Destination,
   DestinationChange,
   NewDelivery,
@@ -111,6 +112,16 @@ export interface DeliveryStore {
    * number of replicas at once.
    */
   sweepEnded(endedBefore: number, limit: number): Promise<number>;
+
+  /**
+   * A delivery's document (a document format's PDF, .docx or text), kept at its first
+   * attempt so that every attempt sends the same one. The first kept wins: a second save
+   * (two workers, a lease run out) leaves it and returns the one kept. Goes with its delivery.
+   */
+  saveDocument(deliveryId: number, document: DeliveryDocument): Promise<DeliveryDocument>;
+  getDocument(deliveryId: number): Promise<DeliveryDocument | null>;
+  /** The delivery of the organization's form and destination (404 otherwise), for its document. */
+  getDelivery(orgId: number, formId: number, destinationId: number, deliveryId: number): Promise<Delivery>;
 
   /**
    * Seals with the current key every signing secret stored in clear (before secrets were

@@ -3,11 +3,22 @@ import { isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage'
 import type { ClientSession, Connection, QueryFilter } from 'mongoose';
 import type { AttemptOutcome, DestinationHealthChange } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
-import type { Delivery, DeliveryWithAttempts, Destination, DestinationChange, DestinationTransportSettings, NewDelivery, NewDestination, SigningSecrets } from '../domain/records';
+import type {
+  Delivery,
+  DeliveryDocument,
+  DeliveryWithAttempts,
+  Destination,
+  DestinationChange,
+  DestinationTransportSettings,
+  FormatParameters,
+  NewDelivery,
+  NewDestination,
+  SigningSecrets,
+} from '../domain/records';
 import { rotateSecrets } from '../domain/signing-secrets';
-import { needSealing, openSigningSecrets, sealSigningSecrets, type SecretCipher } from '../secrets';
+import { needSealing, openSigningSecrets, openTransport, sealSigningSecrets, sealTransport, type SecretCipher } from '../secrets';
 import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryStore, type NewAttempt, type PageRequest } from './delivery-store';
-import { deliveryModels, type DeliveryDoc, type DeliveryModels, type DestinationDoc } from './mongo-models';
+import { deliveryModels, type DeliveryDoc, type DeliveryDocumentDoc, type DeliveryModels, type DestinationDoc } from './mongo-models';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
 
 /**
@@ -59,8 +70,11 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       description: input.description,
       active: true,
       format: input.format,
+      formatParameters: JSON.stringify(input.formatParameters),
+      formatUpdatedAt: at,
       transportType: input.transport.type,
-      transportParameters: JSON.stringify(input.transport.parameters),
+      transportParameters: JSON.stringify(sealTransport(this.cipher, input.transport).parameters),
+      transportUpdatedAt: at,
       ...secretFields(sealed),
       deactivatedReason: null,
       deactivatedAt: null,
@@ -90,7 +104,8 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       const now = new Date();
       const set: Partial<DestinationDoc> = { updatedAt: now };
       if (change.description !== undefined) set.description = change.description;
-      if (change.transport) set.transportParameters = JSON.stringify(change.transport.parameters);
+      if (change.transport) Object.assign(set, { transportParameters: JSON.stringify(sealTransport(this.cipher, change.transport).parameters), transportUpdatedAt: now });
+      if (change.formatParameters) Object.assign(set, { formatParameters: JSON.stringify(change.formatParameters), formatUpdatedAt: now });
       const { Destination } = this.models;
       turnedOn = change.active === true && !current.active;
       if (turnedOn) {
@@ -157,6 +172,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
       const deleted = await this.models.Destination.deleteOne({ _id: destinationId, orgId, formId }, { session });
       if (deleted.deletedCount === 0) throw destinationNotFound(destinationId);
       await this.models.Delivery.deleteMany({ destinationId }, { session });
+      await this.models.DeliveryDocument.deleteMany({ destinationId }, { session });
     });
     await this.models.Delivery.deleteMany({ destinationId });
   }
@@ -183,6 +199,7 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     await this.deleteDeliveriesOf(destinationIds);
     const deleted = await this.transaction(async (session) => {
       await Delivery.deleteMany({ destinationId: { $in: destinationIds } }, { session });
+      await this.models.DeliveryDocument.deleteMany({ destinationId: { $in: destinationIds } }, { session });
       return (await Destination.deleteMany({ _id: { $in: destinationIds }, orgId, formId }, { session })).deletedCount;
     });
     await Delivery.deleteMany({ destinationId: { $in: destinationIds } });
@@ -360,7 +377,50 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     const batch = await Delivery.find(ended, { _id: 1 }).sort({ status: 1, updatedAt: 1 }).limit(limit).lean<Array<{ _id: number }>>();
     if (batch.length === 0) return 0;
     // The condition again: one redelivered meanwhile (pending, changed now) stays.
-    return (await Delivery.deleteMany({ _id: { $in: batch.map((doc) => doc._id) }, ...ended })).deletedCount;
+    const removed = (await Delivery.deleteMany({ _id: { $in: batch.map((doc) => doc._id) }, ...ended })).deletedCount;
+    // Their documents: those of deliveries now gone (a kept one's document stays).
+    const kept = new Set((await Delivery.find({ _id: { $in: batch.map((doc) => doc._id) } }, { _id: 1 }).lean<Array<{ _id: number }>>()).map((doc) => doc._id));
+    await this.models.DeliveryDocument.deleteMany({ _id: { $in: batch.map((doc) => doc._id).filter((id) => !kept.has(id)) } });
+    return removed;
+  }
+
+  async saveDocument(deliveryId: number, document: DeliveryDocument): Promise<DeliveryDocument> {
+    await this.ready;
+    const delivery = await this.models.Delivery.findOne({ _id: deliveryId }, { destinationId: 1 }).lean<Pick<DeliveryDoc, 'destinationId'>>();
+    if (!delivery) throw deliveryNotFound(deliveryId);
+    const doc: DeliveryDocumentDoc = {
+      _id: deliveryId,
+      destinationId: delivery.destinationId,
+      ...document,
+      message: JSON.stringify(document.message),
+      createdAt: new Date(document.createdAt),
+    };
+    // The first kept wins: an upsert that only inserts.
+    const { _id: _key, ...fields } = doc;
+    try {
+      await this.models.DeliveryDocument.updateOne({ _id: deliveryId }, { $setOnInsert: fields }, { upsert: true });
+    } catch (error) {
+      // Two upserts at once: one inserted, the other meets its key; the first kept wins either way.
+      if (!isMongoDuplicateKey(error)) throw error;
+    }
+    return (await this.getDocument(deliveryId))!;
+  }
+
+  async getDocument(deliveryId: number): Promise<DeliveryDocument | null> {
+    await this.ready;
+    const doc = await this.models.DeliveryDocument.findOne({ _id: deliveryId }).lean<DeliveryDocumentDoc>();
+    if (!doc) return null;
+    return {
+      message: JSON.parse(doc.message),
+      contentType: doc.contentType,
+      fileName: doc.fileName, bytes: Buffer.from(doc.bytes as unknown as Uint8Array), createdAt: doc.createdAt.toISOString() };
+  }
+
+  async getDelivery(orgId: number, formId: number, destinationId: number, deliveryId: number): Promise<Delivery> {
+    if (!(await this.destinationDoc(orgId, formId, destinationId))) throw destinationNotFound(destinationId);
+    const doc = await this.models.Delivery.findOne({ _id: deliveryId, destinationId }).lean<DeliveryDoc>();
+    if (!doc) throw deliveryNotFound(deliveryId);
+    return deliveryFromDoc(doc);
   }
 
   /**
@@ -459,11 +519,14 @@ function held(doc: DeliveryDoc, destination: Pick<DestinationDoc, 'active'>): De
 
 function destinationFromDoc(doc: DestinationDoc, cipher: SecretCipher): Destination {
   const { _id, transportType, transportParameters, secret, retiredSecrets, deactivatedAt, failingSince, createdAt, updatedAt, ...fields } = doc;
-  const { commandId: _commandId, rotationCommandId: _rotationCommandId, ...kept } = fields;
+  const { commandId: _commandId, rotationCommandId: _rotationCommandId, formatParameters, formatUpdatedAt, transportUpdatedAt, ...kept } = fields;
   return {
     id: _id,
     ...kept,
-    transport: { type: transportType, parameters: JSON.parse(transportParameters) } as DestinationTransportSettings,
+    formatParameters: JSON.parse(formatParameters ?? '{}') as FormatParameters,
+    formatUpdatedAt: (formatUpdatedAt ?? createdAt).toISOString(),
+    transportUpdatedAt: (transportUpdatedAt ?? updatedAt).toISOString(),
+    transport: openTransport(cipher, { type: transportType, parameters: JSON.parse(transportParameters) } as DestinationTransportSettings),
     secrets: openSigningSecrets(cipher, storedSecrets({ secret, retiredSecrets })),
     deactivatedAt: deactivatedAt?.toISOString() ?? null,
     failingSince: failingSince?.toISOString() ?? null,

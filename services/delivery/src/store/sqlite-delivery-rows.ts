@@ -1,7 +1,7 @@
 import type { DeactivationReason, DeliveryStatus, DestinationFormat } from '@formcast/contracts';
 import type { SecretCipher } from '../secrets';
-import { openSigningSecrets } from '../secrets';
-import type { Delivery, DeliveryAttempt, Destination, DestinationTransportSettings, RetiredSecret, SigningSecrets } from '../domain/records';
+import { openSigningSecrets, openTransport } from '../secrets';
+import type { Delivery, DeliveryAttempt, Destination, DestinationTransportSettings, FormatParameters, RetiredSecret, SigningSecrets } from '../domain/records';
 
 export interface DestinationRow {
   id: number;
@@ -10,8 +10,11 @@ export interface DestinationRow {
   description: string | null;
   active: number;
   format: string;
+  format_parameters: string;
+  format_updated_at: string | null;
   transport_type: string;
   transport_parameters: string;
+  transport_updated_at: string | null;
   secret: string;
   retired_secrets: string;
   deactivated_reason: string | null;
@@ -32,8 +35,11 @@ export function toDestination(row: DestinationRow, cipher: SecretCipher): Destin
     description: row.description,
     active: row.active === 1,
     format: row.format as DestinationFormat,
-    transport: { type: row.transport_type, parameters: JSON.parse(row.transport_parameters) } as DestinationTransportSettings,
+    formatParameters: JSON.parse(row.format_parameters) as FormatParameters,
+    transport: openTransport(cipher, { type: row.transport_type, parameters: JSON.parse(row.transport_parameters) } as DestinationTransportSettings),
     secrets: openSigningSecrets(cipher, storedSecrets(row)),
+    formatUpdatedAt: row.format_updated_at ?? row.created_at,
+    transportUpdatedAt: row.transport_updated_at ?? row.updated_at,
     deactivatedReason: row.deactivated_reason as DeactivationReason | null,
     deactivatedAt: row.deactivated_at,
     failingSince: row.failing_since,

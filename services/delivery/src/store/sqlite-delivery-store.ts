@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { closeSqlite, nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
 import type { AttemptOutcome, DestinationHealthChange } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
-import type { DeliveryWithAttempts, Destination, DestinationChange, NewDelivery, NewDestination } from '../domain/records';
+import type { Delivery, DeliveryDocument, DeliveryWithAttempts, Destination, DestinationChange, NewDelivery, NewDestination } from '../domain/records';
 import { rotateSecrets } from '../domain/signing-secrets';
 import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryStore, type NewAttempt, type PageRequest } from './delivery-store';
 import { deliveryMigrations } from './sqlite-migrations';
-import { needSealing, openSigningSecrets, sealSigningSecrets, type SecretCipher } from '../secrets';
+import { needSealing, openSigningSecrets, sealSigningSecrets, sealTransport, type SecretCipher } from '../secrets';
 import { storedSecrets, toAttempt, toDelivery, toDestination, type AttemptRow, type DeliveryRow, type DestinationRow } from './sqlite-delivery-rows';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
 
@@ -55,16 +55,19 @@ export class SqliteDeliveryStore implements DeliveryStore {
       const at = new Date().toISOString();
       const sealed = sealSigningSecrets(this.cipher, input.secrets);
       this.sql.run(
-        `INSERT INTO destinations (id, org_id, form_id, description, active, format, transport_type, transport_parameters,
-                                   secret, retired_secrets, command_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO destinations (id, org_id, form_id, description, active, format, format_parameters, format_updated_at, transport_type,
+                                   transport_parameters, transport_updated_at, secret, retired_secrets, command_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         id,
         input.orgId,
         input.formId,
         input.description,
         input.format,
+        JSON.stringify(input.formatParameters),
+        at,
         input.transport.type,
-        JSON.stringify(input.transport.parameters),
+        JSON.stringify(sealTransport(this.cipher, input.transport).parameters),
+        at,
         sealed.current,
         JSON.stringify(sealed.retired),
         commandId,
@@ -84,7 +87,11 @@ export class SqliteDeliveryStore implements DeliveryStore {
         this.sql.run('UPDATE destinations SET description = ? WHERE id = ?', change.description, destinationId);
       }
       if (change.transport) {
-        this.sql.run('UPDATE destinations SET transport_parameters = ? WHERE id = ?', JSON.stringify(change.transport.parameters), destinationId);
+        const parameters = JSON.stringify(sealTransport(this.cipher, change.transport).parameters);
+        this.sql.run('UPDATE destinations SET transport_parameters = ?, transport_updated_at = ? WHERE id = ?', parameters, at, destinationId);
+      }
+      if (change.formatParameters) {
+        this.sql.run('UPDATE destinations SET format_parameters = ?, format_updated_at = ? WHERE id = ?', JSON.stringify(change.formatParameters), at, destinationId);
       }
       if (change.active === true && !current.active) {
         this.sql.run(
@@ -338,6 +345,42 @@ export class SqliteDeliveryStore implements DeliveryStore {
         limit,
       ),
     );
+  }
+
+  async saveDocument(deliveryId: number, document: DeliveryDocument): Promise<DeliveryDocument> {
+    return this.sql.write(() => {
+      this.sql.run(
+        `INSERT INTO delivery_documents (delivery_id, message, content_type, file_name, bytes, created_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (delivery_id) DO NOTHING`,
+        deliveryId,
+        JSON.stringify(document.message),
+        document.contentType,
+        document.fileName,
+        document.bytes,
+        document.createdAt,
+      );
+      return this.documentRow(deliveryId)!;
+    });
+  }
+
+  async getDocument(deliveryId: number): Promise<DeliveryDocument | null> {
+    return this.documentRow(deliveryId);
+  }
+
+  async getDelivery(orgId: number, formId: number, destinationId: number, deliveryId: number): Promise<Delivery> {
+    this.requireDestination(orgId, formId, destinationId);
+    const row = this.sql.get<DeliveryRow>('SELECT * FROM deliveries WHERE id = ? AND destination_id = ?', deliveryId, destinationId);
+    if (!row) throw deliveryNotFound(deliveryId);
+    return toDelivery(row);
+  }
+
+  private documentRow(deliveryId: number): DeliveryDocument | null {
+    const row = this.sql.get<{ message: string; content_type: string; file_name: string; bytes: Buffer; created_at: string }>(
+      'SELECT message, content_type, file_name, bytes, created_at FROM delivery_documents WHERE delivery_id = ?',
+      deliveryId,
+    );
+    if (!row) return null;
+    return { message: JSON.parse(row.message), contentType: row.content_type, fileName: row.file_name, bytes: row.bytes, createdAt: row.created_at };
   }
 
   async sealSecrets(): Promise<number> {

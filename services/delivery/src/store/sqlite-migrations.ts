@@ -75,4 +75,23 @@ export const deliveryMigrations: Migration[] = [
     version: 3,
     up: `CREATE INDEX deliveries_ended ON deliveries (updated_at) WHERE status <> 'pending';`,
   },
+  {
+    // The document formats (issue 27): a format's parameters, the parameter records' own
+    // times (null on older rows: the destination's), and each delivery's document, rendered
+    // once at its first attempt and sent the same on every one after (GET …/document).
+    version: 4,
+    up: `
+      ALTER TABLE destinations ADD COLUMN format_parameters TEXT NOT NULL DEFAULT '{}'; -- JSON, as the API spells them
+      ALTER TABLE destinations ADD COLUMN format_updated_at TEXT;
+      ALTER TABLE destinations ADD COLUMN transport_updated_at TEXT;
+      CREATE TABLE delivery_documents (
+        delivery_id INTEGER PRIMARY KEY REFERENCES deliveries (id) ON DELETE CASCADE,
+        message TEXT NOT NULL, -- JSON: the email's subject, text, html, attach
+        content_type TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

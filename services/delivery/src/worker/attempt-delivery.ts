@@ -6,6 +6,7 @@ import { webhookHeaders } from '../domain/signing';
 import { sendDispatch } from '../sender/dispatch-sender';
 import type { HttpSender } from '../sender/http-sender';
 import type { ClaimedDelivery, NewAttempt } from '../store';
+import { attemptEmail, type EmailAttemptDeps } from './email-attempt';
 
 export interface AttemptDeps {
   http: HttpSender;
@@ -14,6 +15,8 @@ export interface AttemptDeps {
   commandTimeoutMs: number;
   /** Epoch ms (tests move it). */
   now: () => number;
+  /** Email destinations: the store (documents), the render pool, the sender; without it they fail. */
+  email?: Omit<EmailAttemptDeps, 'bus' | 'commandTimeoutMs' | 'now'>;
 }
 
 /** Sends a claimed delivery once, by its destination's transport, and says what came of it. */
@@ -34,6 +37,10 @@ function sendOnce(deps: AttemptDeps): AttemptDelivery {
   return async ({ delivery, destination }) => {
     const startedAt = deps.now();
     const attemptedAt = new Date(startedAt).toISOString();
+    if (destination.transport.type === 'email_transport') {
+      if (!deps.email) throw new Error('email destinations need the email sender');
+      return attemptEmail({ ...deps.email, bus: deps.bus, commandTimeoutMs: deps.commandTimeoutMs, now: deps.now }, delivery, destination, attemptedAt);
+    }
     if (destination.transport.type === 'dispatch_transport') {
       const answer = await sendDispatch(deps.bus, delivery, deps.commandTimeoutMs);
       return {

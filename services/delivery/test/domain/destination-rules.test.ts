@@ -22,6 +22,8 @@ const destination: Destination = {
   failingSince: null,
   createdAt: '2026-05-04T09:00:00.000Z',
   updatedAt: '2026-05-04T09:00:00.000Z',
+  formatUpdatedAt: '2026-05-04T09:00:00.000Z',
+  transportUpdatedAt: '2026-05-04T09:00:00.000Z',
 };
 
 const change = (body: object) => destinationChange(destination, updateDestinationPayload.parse({ formId: 9, destinationId: 4, ...body }));
@@ -85,8 +87,9 @@ describe('destination rules', () => {
       deactivated_at: null,
     });
     const detail = toDestinationDetailView(destination);
-    expect(detail.json_format).toEqual({});
-    expect(detail.http_transport).toEqual({ uri: 'https://crm.example.com/hook' });
+    const record = { id: 4, created_at: '2026-05-04T09:00:00.000Z', updated_at: '2026-05-04T09:00:00.000Z' };
+    expect(detail.json_format).toEqual(record);
+    expect(detail.http_transport).toEqual({ ...record, uri: 'https://crm.example.com/hook' });
     expect(JSON.stringify(detail)).not.toContain('whsec_');
     expect(toDestinationWithSecretView(destination)).toMatchObject({ secret: destination.secrets.current, previous_secret_expires_at: null });
   });

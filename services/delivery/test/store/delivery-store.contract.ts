@@ -59,6 +59,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
         formId,
         description: 'CRM',
         format: 'json_format',
+        formatParameters: {},
         transport: { type: 'http_transport', parameters: { uri: 'https://crm.example.com/hook', headers: { 'X-Key.$v': 'k' } } },
         secrets: newSigningSecrets(),
         ...extra,
@@ -115,6 +116,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
         description: 'CRM',
         active: true,
         format: 'json_format',
+        formatParameters: {},
         transport: { type: 'http_transport', parameters: { uri: 'https://crm.example.com/hook', headers: { 'X-Key.$v': 'k' } } },
         deactivatedReason: null,
         deactivatedAt: null,
@@ -462,6 +464,41 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       const reopened = await reopen(new SecretCipher(testKey));
       expect((await reopened.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
       expect(await reopened.sealSecrets()).toBe(0);
+    });
+
+    it('stores an email transport\'s SMTP password sealed, gives it back in clear, and keeps a format\'s parameters', async () => {
+      const password = 'smtp-Pa55word-of-the-office';
+      const created = await createDestination({
+        format: 'pdf_format',
+        formatParameters: { file_name_template: '{{form_name}}' },
+        transport: { type: 'email_transport', parameters: { to_addresses: 'office@example.com', via_custom_smtp: true, smtp_address: 'mail.example.com', password } },
+      });
+      const raw = await adapter.rawDestination(created.id);
+      expect(raw).not.toContain(password);
+      expect(raw).toContain('mail.example.com');
+      const reopened = await reopen(new SecretCipher(testKey));
+      const read = (await reopened.getDestination(orgId, formId, created.id))!;
+      expect(read.transport).toEqual({ type: 'email_transport', parameters: expect.objectContaining({ password }) });
+      expect(read.formatParameters).toEqual({ file_name_template: '{{form_name}}' });
+      const updated = await reopened.updateDestination(orgId, formId, created.id, { formatParameters: { file_name_template: 'report' } });
+      expect(updated.formatParameters).toEqual({ file_name_template: 'report' });
+      expect(updated.formatUpdatedAt >= read.formatUpdatedAt).toBe(true);
+      expect(updated.transportUpdatedAt).toBe(read.transportUpdatedAt);
+    });
+
+    it('keeps a delivery\'s first document: a second save leaves it; it goes with its delivery', async () => {
+      const created = await createDestination();
+      await store.createDeliveries([delivery(created.id, 1)], t0);
+      const [logged] = (await store.listDeliveries(orgId, formId, created.id, { offset: 0, limit: 10 })).deliveries;
+      expect(await store.getDocument(logged!.id)).toBeNull();
+      const first = { message: { subject: 's', text: 't', html: null, attach: true }, contentType: 'application/pdf', fileName: 'a.pdf', bytes: Buffer.from('%PDF-1'), createdAt: new Date(t0).toISOString() };
+      expect(await store.saveDocument(logged!.id, first)).toEqual(first);
+      expect(await store.saveDocument(logged!.id, { ...first, fileName: 'b.pdf', bytes: Buffer.from('%PDF-2') })).toEqual(first);
+      expect(await store.getDocument(logged!.id)).toEqual(first);
+      expect((await store.getDelivery(orgId, formId, created.id, logged!.id)).id).toBe(logged!.id);
+      await expect(store.getDelivery(otherOrgId, formId, created.id, logged!.id)).rejects.toMatchObject({ code: 'not_found' });
+      await store.deleteDestination(orgId, formId, created.id);
+      expect(await store.getDocument(logged!.id)).toBeNull();
     });
 
     it('seals secrets stored in clear by an older release, once', async () => {

@@ -68,6 +68,7 @@ describeWithMongo('MongoDeliveryStore', (mongo) => {
       formId,
       description: 'hook',
       format: 'json_format',
+      formatParameters: {},
       transport: { type: 'http_transport', parameters: { uri: 'https://example.com/hook', headers: {} } },
       secrets: newSigningSecrets(),
     });

@@ -55,6 +55,7 @@ describe('SqliteDeliveryStore on a file', () => {
         formId: 2,
         description: null,
         format: 'json_format',
+        formatParameters: {},
         transport: { type: 'http_transport', parameters: { uri: 'https://example.com/' } },
         secrets: newSigningSecrets(),
       },

@@ -43,6 +43,7 @@ async function destinationTo(store: SqliteDeliveryStore, receiver: LocalReceiver
       formId: 2,
       description: null,
       format: 'json_format',
+      formatParameters: {},
       transport: { type: 'http_transport', parameters: { uri: receiver.url } },
       secrets: newSigningSecrets(),
     },

@@ -14,7 +14,7 @@ describe('RetentionSweep', () => {
     const store = new SqliteDeliveryStore(':memory:', new SecretCipher(Buffer.alloc(32, 5)));
     try {
       const destination = await store.createDestination(
-        { orgId: 1, formId: 2, description: null, format: 'json_format', transport: { type: 'http_transport', parameters: { uri: 'https://example.com/' } }, secrets: newSigningSecrets() },
+        { orgId: 1, formId: 2, description: null, format: 'json_format', formatParameters: {}, transport: { type: 'http_transport', parameters: { uri: 'https://example.com/' } }, secrets: newSigningSecrets() },
         randomUUID(),
       );
       const deliveries = (from: number, count: number) =>

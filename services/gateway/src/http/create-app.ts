@@ -109,7 +109,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
   // Before the push routes' mount, so a badge request is authenticated once.
   app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(destinationRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(destinationRoutes({ send, fetchWithAttachment: resourceDeps.fetchWithAttachment, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(submissionRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(bulkDispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));

@@ -69,6 +69,17 @@ export const destinationPaths: PathTable = {
       errors: [400, 404],
     },
   },
+  '/api/forms/{formId}/destinations/{destinationId}/deliveries/{deliveryId}/document': {
+    get: {
+      summary: 'What a delivery carried: an email\'s document (PDF, .docx, text) as sent, a webhook\'s body',
+      description:
+        'The bytes, with their Content-Type and a Content-Disposition naming the file. An email delivery\'s document is made at its first attempt (404 before); a dispatch carries none (404).',
+      auth: 'apiToken',
+      suffixes: 'none',
+      answers: { 200: { description: 'The document\'s bytes (application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/plain, text/html, application/json, application/xml)' } },
+      errors: [404],
+    },
+  },
   '/api/forms/{formId}/destinations/{destinationId}/deliveries/{deliveryId}/redeliver': {
     post: {
       summary: 'Send a delivery again from the start of the retry schedule (same webhook-id)',

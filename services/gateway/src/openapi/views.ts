@@ -313,11 +313,63 @@ const destinationFields = {
   deactivated_at: time.nullable(),
 };
 
+/** A format's or transport's record as shown (destination.md): its id, every key (null when unset), its times. */
+const parameterRecord = { id, created_at: time, updated_at: time };
+const nullableFlag = z.boolean().nullable();
+const nullableText = z.string().nullable();
+
+const textFormatView = viewSchema<NonNullable<DestinationDetailView['text_format']>>()(
+  z.strictObject({
+    ...parameterRecord,
+    include_images: nullableFlag,
+    template: nullableText,
+    text_intro: nullableText,
+    custom_text_content: nullableFlag,
+    render_template_as_html: nullableFlag,
+    location_in_coordinate_format: nullableFlag,
+    include_answer_attributes: nullableFlag,
+  }),
+);
+const pdfFormatView = viewSchema<NonNullable<DestinationDetailView['pdf_format']>>()(
+  z.strictObject({ ...parameterRecord, file_name_template: nullableText, include_images: nullableFlag, location_in_coordinate_format: nullableFlag }),
+);
+const wordFormatView = viewSchema<NonNullable<DestinationDetailView['word_format']>>()(
+  z.strictObject({ ...parameterRecord, file_name_template: nullableText, template_resource_id: id.nullable() }),
+);
+const emailTransportView = viewSchema<NonNullable<DestinationDetailView['email_transport']>>()(
+  z.strictObject({
+    ...parameterRecord,
+    smtp_address: nullableText,
+    smtp_port: z.number().int().nullable(),
+    from_domain: nullableText,
+    username: nullableText,
+    password: nullableText.describe('`"********"` when one is set: never shown'),
+    auth_scheme: z.enum(['plain', 'login', 'cram_md5', 'none']).nullable(),
+    from_address: nullableText,
+    from_name: nullableText,
+    to_addresses: nullableText,
+    to_address_form_field: nullableText,
+    subject_template: nullableText,
+    body_template: nullableText,
+    use_tls: nullableFlag,
+    via_custom_smtp: nullableFlag,
+    custom_email_content: nullableFlag,
+    to_address_device_attribute: nullableText,
+    encryption: z.number().int().nullable(),
+    skip_bounce_list_check: nullableFlag,
+    allow_no_email: nullableFlag,
+  }),
+);
+
 const destinationParameters = {
-  json_format: jsonFormatParameters.optional(),
-  xml_format: xmlFormatParameters.optional(),
-  http_transport: httpTransportParameters.optional(),
-  dispatch_transport: dispatchTransportParameters.optional(),
+  json_format: z.strictObject({ ...parameterRecord, ...jsonFormatParameters.shape }).optional(),
+  xml_format: z.strictObject({ ...parameterRecord, ...xmlFormatParameters.shape }).optional(),
+  text_format: textFormatView.optional(),
+  pdf_format: pdfFormatView.optional(),
+  word_format: wordFormatView.optional(),
+  http_transport: z.strictObject({ ...parameterRecord, ...httpTransportParameters.shape }).optional(),
+  dispatch_transport: z.strictObject({ ...parameterRecord, ...dispatchTransportParameters.shape }).optional(),
+  email_transport: emailTransportView.optional(),
 };
 
 export const destinationView = viewSchema<DestinationView>()(z.strictObject(destinationFields));

@@ -24,7 +24,7 @@ function xmlTime(value: string | null): Record<string, unknown> {
 }
 
 function connectionElement(connection: ConnectionView): Record<string, unknown> {
-  const transport = connection.http_transport ?? { uri: '' };
+  const transport: { uri: string; headers?: Record<string, string> } = connection.http_transport ?? { uri: '' };
   const element: Record<string, unknown> = {
     id: xmlInteger(connection.id),
     name: xmlNullableText(connection.description),

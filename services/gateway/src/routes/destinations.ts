@@ -1,6 +1,8 @@
 import { Router, type Request, type RequestHandler } from 'express';
+import { AppError } from '@formcast/platform';
 import {
   deliveryCommands,
+  type DeliveryDocumentView,
   type DeliveryListView,
   type DeliveryView,
   type DestinationDetailView,
@@ -11,9 +13,12 @@ import { jsonObjectBody } from '../http/json-object';
 import { pageQuery } from '../http/page-query';
 import { pathId } from '../http/path-params';
 import { readBody } from '../http/request-body';
+import type { FetchWithAttachment } from '../http/send-command';
+import { contentDisposition } from '../render/resources-file';
 import type { RouteDeps } from './route-deps';
 
 export interface DestinationRouteDeps extends RouteDeps {
+  fetchWithAttachment: FetchWithAttachment;
   /** The organization API token check (`requireApiToken`), run for these routes only. */
   authenticate: RequestHandler;
 }
@@ -37,7 +42,7 @@ function rotationOptions(req: Request): { overlap_seconds?: unknown } {
  * product, and ours beside them: rotate the signing secret, the delivery log, redeliver.
  * The delivery service answers 404 for a form of another organization, on every route.
  */
-export function destinationRoutes({ send, authenticate }: DestinationRouteDeps): Router {
+export function destinationRoutes({ send, fetchWithAttachment, authenticate }: DestinationRouteDeps): Router {
   const router = Router();
   const base = '/api/forms/:formId/destinations';
 
@@ -91,6 +96,19 @@ export function destinationRoutes({ send, authenticate }: DestinationRouteDeps):
     const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
     const delivery = await send<DeliveryView>(req, deliveryCommands.redeliver, { ...destinationIdsOf(req), deliveryId });
     res.status(202).json({ delivery });
+  });
+
+  // What a delivery carried: an email's document (PDF, .docx, text) as sent, a webhook's body. Bytes, not JSON.
+  router.get(`${base}/:destinationId/deliveries/:deliveryId/document`, authenticate, async (req, res) => {
+    const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
+    const { value, attachment } = await fetchWithAttachment<DeliveryDocumentView>(req, deliveryCommands.getDeliveryDocument, { ...destinationIdsOf(req), deliveryId });
+    if (!attachment) throw new AppError('internal', 'The delivery service answered a document without its bytes');
+    res.status(200);
+    res.setHeader('Content-Type', value.content_type);
+    res.setHeader('Content-Disposition', contentDisposition(value.file_name));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Length', String(attachment.length));
+    res.end(attachment);
   });
 
   return router;

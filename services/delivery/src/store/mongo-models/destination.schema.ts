@@ -7,10 +7,17 @@ import type { Destination } from '../../domain/records';
  * A destination; times as dates. Its transport's parameters are kept as their JSON text:
  * header names may hold `.` and `$`, which MongoDB field names cannot carry safely.
  */
-export type DestinationDoc = Omit<Destination, 'id' | 'transport' | 'secrets' | 'deactivatedAt' | 'failingSince' | 'createdAt' | 'updatedAt'> & {
+export type DestinationDoc = Omit<
+  Destination,
+  'id' | 'formatParameters' | 'transport' | 'secrets' | 'deactivatedAt' | 'failingSince' | 'createdAt' | 'updatedAt' | 'formatUpdatedAt' | 'transportUpdatedAt'
+> & {
   _id: number;
+  /** JSON text, as the transport's; absent on documents older than the document formats. */
+  formatParameters?: string;
+  formatUpdatedAt?: Date | null;
   transportType: DestinationTransport;
   transportParameters: string;
+  transportUpdatedAt?: Date | null;
   secret: string;
   retiredSecrets: Array<{ secret: string; expiresAt: Date }>;
   deactivatedAt: Date | null;
@@ -37,6 +44,9 @@ export const destinationSchema = new Schema<DestinationDoc>(
     format: { type: String, required: true },
     transportType: { type: String, required: true },
     transportParameters: { type: String, required: true },
+    formatParameters: { type: String, default: '{}' },
+    formatUpdatedAt: { type: Date, default: null },
+    transportUpdatedAt: { type: Date, default: null },
     secret: { type: String, required: true },
     retiredSecrets: { type: [retiredSecretSchema], default: [] },
     deactivatedReason: { type: String, default: null },

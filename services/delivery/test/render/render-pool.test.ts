@@ -1,0 +1,77 @@
+import { RenderError, RenderPool, type RenderTask } from '../../src/render/render-pool';
+import { submission as submissionPayload } from '../domain/submission-fixture';
+
+function task(answers: Record<string, unknown>, extra: Partial<RenderTask> = {}): RenderTask {
+  return {
+    format: 'pdf_format',
+    formatParameters: {},
+    submissionJson: JSON.stringify({ ...submissionPayload(), answers }),
+    outline: [],
+    subjectTemplate: null,
+    bodyTemplate: null,
+    toAddressFormField: null,
+    rawBody: null,
+    wordTemplate: null,
+    ...extra,
+  };
+}
+
+/** `count` answers of `size` characters each. */
+const manyAnswers = (count: number, size: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`q${i}`, `${i} ${'x'.repeat(size)}`]));
+
+describe('RenderPool', () => {
+  it('renders a PDF on a worker thread, and a liquid subject beside it', async () => {
+    const pool = new RenderPool({ workers: 1, timeoutMs: 10_000, memoryMb: 64 });
+    try {
+      const rendered = await pool.render(task({ customer_name: 'Acme' }, { subjectTemplate: 'For {{ customer_name }}' }));
+      expect(rendered.subject).toBe('For Acme');
+      expect(rendered.document.contentType).toBe('application/pdf');
+      expect(rendered.document.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(rendered.attach).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends a render past its time, keeps the event loop free meanwhile, and renders the next one on a fresh worker', async () => {
+    const pool = new RenderPool({ workers: 1, timeoutMs: 5000, memoryMb: 256 });
+    try {
+      // A worker already started (its libraries loaded): the bound is on the render.
+      await pool.render(task({ a: 'b' }));
+      const large = task(manyAnswers(120_000, 100));
+      let ticks = 0;
+      const ticker = setInterval(() => (ticks += 1), 10);
+      const started = Date.now();
+      await expect(pool.render(large)).rejects.toThrow(/longer than 5000 ms/);
+      clearInterval(ticker);
+      // Cut near its bound (the machine may be busy: not to the millisecond), not after the whole PDF.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      // The main thread kept ticking while the worker drew: nothing waited on the render.
+      expect(ticks).toBeGreaterThan(100);
+      const next = await pool.render(task({ a: 'b' }));
+      expect(next.document.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('refuses a submission too large for its memory bound, alone, before the worker takes it', async () => {
+    const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, memoryMb: 16 });
+    try {
+      await expect(pool.render(task(manyAnswers(20_000, 300)))).rejects.toThrow(/too large to render within 16 MB \(DELIVERY_RENDER_MEMORY_MB\)/);
+      const next = await pool.render(task({ a: 'b' }));
+      expect(next.document.bytes.length).toBeGreaterThan(100);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails a template that breaks on these answers with the reason, not the process', async () => {
+    const pool = new RenderPool({ workers: 1, timeoutMs: 5_000, memoryMb: 64 });
+    try {
+      await expect(pool.render(task({ a: 'b' }, { subjectTemplate: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' }))).rejects.toThrow(/limit/);
+    } finally {
+      await pool.close();
+    }
+  });
+});
