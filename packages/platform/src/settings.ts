@@ -207,7 +207,7 @@ export const settingsSchema = z.object({
   /** DELIVERY_RENDER_TIMEOUT_MS: the longest one document (PDF, .docx, a template) may take to render; past it the delivery fails. */
   DELIVERY_RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(300000).default(10000),
   /** DELIVERY_RENDER_MEMORY_MB: the heap of the rendering worker; a document needing more fails, and nothing else does. */
-  DELIVERY_RENDER_MEMORY_MB: z.coerce.number().int().min(16).max(4096).default(128),
+  DELIVERY_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
   /** DELIVERY_RENDER_WORKERS: worker threads rendering documents at once, in each delivery process. */
   DELIVERY_RENDER_WORKERS: z.coerce.number().int().min(1).max(32).default(1),
   /** DELIVERY_SWEEP_INTERVAL_MS: how often a delivery process removes what is past DELIVERY_RETENTION_DAYS. */

@@ -56,9 +56,9 @@ describe('RenderPool', () => {
   });
 
   it('refuses a submission too large for its memory bound, alone, before the worker takes it', async () => {
-    const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, memoryMb: 16 });
+    const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, memoryMb: 32 });
     try {
-      await expect(pool.render(task(manyAnswers(20_000, 300)))).rejects.toThrow(/too large to render within 16 MB \(DELIVERY_RENDER_MEMORY_MB\)/);
+      await expect(pool.render(task(manyAnswers(20_000, 300)))).rejects.toThrow(/too large to render within 32 MB \(DELIVERY_RENDER_MEMORY_MB\)/);
       const next = await pool.render(task({ a: 'b' }));
       expect(next.document.bytes.length).toBeGreaterThan(100);
     } finally {
