@@ -30,3 +30,25 @@ describe.each(systemModes)('The spreadsheet summary has a budget: an xlsx bomb i
     expect(await listed(other)).toBe(theirsBefore);
   });
 });
+
+describe.each(systemModes)('No resource is committed after its request was answered 504 (%s)', (mode) => {
+  // The summary may take long here (no budget to speak of); the gateway gives up after 1.2 s.
+  const sys = useSystem(mode, {
+    organizations: 2,
+    env: { COMMAND_TIMEOUT_MS: '1200', RESOURCE_SUMMARY_MAX_BYTES: String(1024 * 1024 * 1024), RESOURCE_SUMMARY_MAX_CPU_MS: '600000' },
+  });
+  const listed = async (o: TestOrganization) => (await sys.api.get('/api/resources.json', { token: o.token })).text;
+
+  it('answers 504 for an upload whose checks outlast COMMAND_TIMEOUT_MS, and stores nothing, then or later', async () => {
+    const [org, other] = sys.orgs;
+    const mineBefore = await listed(org);
+    const theirsBefore = await listed(other);
+    const slow = xlsxCommentBomb(24 * 1024 * 1024);
+    const res = await sys.api.post('/api/resources.json', { token: org.token, json: { resource: { description: 'Slow', file: fileJson('slow.xlsx', slow) } } });
+    expect(res.status).toBe(504);
+    // Long enough for the summary to end and a commit to have happened, had it been allowed.
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(await listed(org)).toBe(mineBefore);
+    expect(await listed(other)).toBe(theirsBefore);
+  }, 30_000);
+});

@@ -42,7 +42,7 @@ export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings
     mongoDbName: 'resources',
     sqliteFile: join(settings.DATA_DIR, 'resources-idempotency.sqlite'),
   });
-  registerResourcesService(bus, { store, fileRules: { maxFileBytes: settings.RESOURCE_MAX_BYTES, summaryBudget: { maxBytes: settings.RESOURCE_SUMMARY_MAX_BYTES, maxCpuMs: settings.RESOURCE_SUMMARY_MAX_CPU_MS } } }, idempotencyKeys);
+  registerResourcesService(bus, { store, commandTimeoutMs: settings.COMMAND_TIMEOUT_MS, fileRules: { maxFileBytes: settings.RESOURCE_MAX_BYTES, summaryBudget: { maxBytes: settings.RESOURCE_SUMMARY_MAX_BYTES, maxCpuMs: settings.RESOURCE_SUMMARY_MAX_CPU_MS } } }, idempotencyKeys);
   return {
     name: resourcesServiceName,
     ping: () => store.ping(),

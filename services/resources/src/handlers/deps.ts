@@ -6,4 +6,6 @@ export interface ResourcesDeps {
   store: ResourceStore;
   /** The size limit and id source for incoming files. */
   fileRules: FileRules;
+  /** COMMAND_TIMEOUT_MS: a create or update not ready to commit within it (less a margin) stores nothing (see answered-in-time.ts). */
+  commandTimeoutMs?: number;
 }
