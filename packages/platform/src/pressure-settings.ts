@@ -42,4 +42,8 @@ export const pressureSettings = {
   SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
   /** PUSH_MAX_OUTSTANDING_PER_DEVICE: dispatches outstanding on one device at once (scheduled ones too); one more is 422. */
   PUSH_MAX_OUTSTANDING_PER_DEVICE: z.coerce.number().int().min(1).max(1_000_000).default(2000),
+  /** RESOURCE_SUMMARY_MAX_BYTES: bytes a spreadsheet's summary may inflate and parse (its sheets' first rows, their shared strings); past it 422. */
+  RESOURCE_SUMMARY_MAX_BYTES: z.coerce.number().int().min(64 * 1024).max(2 * 1024 * 1024 * 1024).default(64 * 1024 * 1024),
+  /** RESOURCE_SUMMARY_MAX_CPU_MS: milliseconds a spreadsheet's summary may spend parsing; past it 422. */
+  RESOURCE_SUMMARY_MAX_CPU_MS: z.coerce.number().int().min(10).max(600_000).default(2000),
 };

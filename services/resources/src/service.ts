@@ -47,10 +47,13 @@ export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings
     mongoDbName: 'resources',
     sqliteFile: join(settings.DATA_DIR, 'resources-idempotency.sqlite'),
   });
-  const fileRules = { maxFileBytes: settings.RESOURCE_MAX_BYTES };
+  const fileRules = {
+    maxFileBytes: settings.RESOURCE_MAX_BYTES,
+    summaryBudget: { maxBytes: settings.RESOURCE_SUMMARY_MAX_BYTES, maxCpuMs: settings.RESOURCE_SUMMARY_MAX_CPU_MS },
+  };
   // v4's queued creates and updates: done here, beside the store that keeps them.
   const worker = new AsyncUpdateWorker(store, fileRules, { logger });
-  registerResourcesService(bus, { store, fileRules, asyncUpdatesQueued: () => worker.wake() }, idempotencyKeys);
+  registerResourcesService(bus, { store, fileRules, commandTimeoutMs: settings.COMMAND_TIMEOUT_MS, asyncUpdatesQueued: () => worker.wake() }, idempotencyKeys);
   worker.start();
   return {
     name: resourcesServiceName,

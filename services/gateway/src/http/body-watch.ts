@@ -9,6 +9,8 @@ interface BodyWatch {
   /** The largest body the route takes: sets the deadline of a chunked body and the drain's byte bound. */
   limitBytes: number;
   deadline?: NodeJS.Timeout;
+  /** Samples the body's arrival for the sliding-window rate check (see watchRate). */
+  rateCheck?: NodeJS.Timeout;
   /** Set once the body is being dropped, or the request was answered 408: no deadline any more. */
   settled: boolean;
 }
@@ -37,11 +39,54 @@ function armDeadline(req: IncomingMessage, watch: BodyWatch): void {
 }
 
 /**
+ * The body's rate over a sliding window of REQUEST_BODY_TIMEOUT_MS: once the first window has
+ * passed, every window must bring REQUEST_BODY_MIN_BYTES_PER_SECOND × its length (or all that
+ * is left of the body, if less), else 408. The overall deadline alone let a client sending a
+ * byte every few seconds hold a connection for the whole time a large declared body allows
+ * (16 minutes for a 50 MB file); now it is cut after one window. Bytes are read off the
+ * socket's counter (a listener on the request would start reading it); a body not yet asked
+ * for (`Expect: 100-continue`) is not judged.
+ */
+function watchRate(req: IncomingMessage, watch: BodyWatch): void {
+  clearInterval(watch.rateCheck);
+  const windowMs = watch.timeouts.bodyBaseMs;
+  const socket = req.socket;
+  const startedAt = performance.now();
+  const startBytes = socket.bytesRead;
+  const expected = expectedBytes(req, watch.limitBytes);
+  const samples: Array<{ at: number; bytes: number }> = [{ at: startedAt, bytes: startBytes }];
+  const stepMs = Math.max(50, Math.floor(windowMs / 4));
+  // The overall deadline answers a body that is late for it; the window judges the rest.
+  const deadlineAt = startedAt + bodyTimeoutMs(expected, watch.timeouts);
+  watch.rateCheck = setInterval(() => {
+    if (req.complete || watch.settled) return clearInterval(watch.rateCheck);
+    const now = performance.now();
+    const bytes = socket.bytesRead;
+    samples.push({ at: now, bytes });
+    if (awaitingContinue.has(req)) {
+      samples.splice(0, samples.length - 1);
+      return;
+    }
+    // The oldest sample at least a window old, the others dropped.
+    while (samples.length > 1 && now - samples[1]!.at >= windowMs) samples.shift();
+    const from = samples[0]!;
+    if (now - from.at < windowMs || now + 2 * stepMs >= deadlineAt) return;
+    const left = Math.max(0, expected - (from.bytes - startBytes));
+    const needed = Math.min(left, (watch.timeouts.bodyMinBytesPerSecond * (now - from.at)) / 1000);
+    if (bytes - from.bytes < needed) {
+      clearInterval(watch.rateCheck);
+      bodyTooSlow(req, watch, now - startedAt, `arrived slower than ${watch.timeouts.bodyMinBytesPerSecond} bytes a second over ${Math.ceil(windowMs / 1000)} s`);
+    }
+  }, stepMs);
+  watch.rateCheck.unref();
+}
+
+/**
  * 408 and the connection closed (Node closes it after an answer with `Connection: close`);
  * when an answer is already on its way, the connection is only cut. Whoever was reading the
  * body sees it aborted and finds the answer sent.
  */
-function bodyTooSlow(req: IncomingMessage, watch: BodyWatch, ms: number): void {
+function bodyTooSlow(req: IncomingMessage, watch: BodyWatch, ms: number, why?: string): void {
   if (req.complete || watch.settled) return;
   const { res } = watch;
   watch.settled = true;
@@ -49,7 +94,8 @@ function bodyTooSlow(req: IncomingMessage, watch: BodyWatch, ms: number): void {
     req.socket.destroy();
     return;
   }
-  const body = JSON.stringify({ status: '408', error: 'Request Timeout', message: `The request body did not arrive within ${Math.ceil(ms / 1000)} s` });
+  const message = why ? `The request body ${why}` : `The request body did not arrive within ${Math.ceil(ms / 1000)} s`;
+  const body = JSON.stringify({ status: '408', error: 'Request Timeout', message });
   res.writeHead(408, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
   res.end(body);
 }
@@ -68,12 +114,16 @@ export function watchRequestBodies(timeouts: HttpTimeouts, limitBytes: number) {
       const watch: BodyWatch = { res, timeouts, limitBytes, settled: false };
       watches.set(req, watch);
       armDeadline(req, watch);
+      watchRate(req, watch);
       // Before Node's own 'finish' listener, which would otherwise dump the body uncounted.
       res.prependOnceListener('finish', () => {
         if (req.complete) clearTimeout(watch.deadline);
         else drainRefusedBody(req);
       });
-      res.once('close', () => clearTimeout(watch.deadline));
+      res.once('close', () => {
+        clearTimeout(watch.deadline);
+        clearInterval(watch.rateCheck);
+      });
     }
     next();
   };
@@ -85,6 +135,7 @@ export function permitBody(req: IncomingMessage, limitBytes: number): void {
   if (!watch || watch.settled) return;
   watch.limitBytes = limitBytes;
   armDeadline(req, watch);
+  watchRate(req, watch);
 }
 
 /**
@@ -124,6 +175,7 @@ export function drainRefusedBody(req: IncomingMessage): void {
   if (watch) {
     watch.settled = true;
     clearTimeout(watch.deadline);
+    clearInterval(watch.rateCheck);
   }
   const maxMs = (watch?.timeouts ?? defaultHttpTimeouts).refusedBodyDrainMs;
   const socket = req.socket;

@@ -52,6 +52,36 @@ describe('watchRequestBodies', () => {
     expect(await connection.closedWithin(5_000)).toBe(true);
   });
 
+  it('cuts a body whose rate over a sliding window falls below the minimum, long before its overall deadline (408)', async () => {
+    const connection = await start({ bodyBaseMs: 300, bodyMinBytesPerSecond: 1000 }, (req, res) => {
+      req.resume();
+      req.on('end', () => res.end('whole'));
+    });
+    // 100,000 bytes declared: 100 s allowed overall; 10 bytes every 100 ms is 100 bytes a second.
+    await connection.write(requestHead('POST', '/', { 'Content-Length': 100_000 }));
+    const started = Date.now();
+    for (let i = 0; i < 40 && !connection.isClosed; i++) {
+      await connection.write('A'.repeat(10));
+      await pause(100);
+    }
+    expect(connection.text).toMatch(/^HTTP\/1\.1 408 [\s\S]*arrived slower than 1000 bytes a second over 1 s/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(await connection.closedWithin(5_000)).toBe(true);
+  });
+
+  it('leaves a body arriving faster than the minimum over every window, however long it takes in all', async () => {
+    const connection = await start({ bodyBaseMs: 300, bodyMinBytesPerSecond: 1000 }, (req, res) => {
+      req.resume();
+      req.on('end', () => res.end('whole'));
+    });
+    await connection.write(requestHead('POST', '/', { 'Content-Length': 9000 }));
+    for (let i = 0; i < 15; i++) {
+      await connection.write('A'.repeat(600));
+      await pause(100);
+    }
+    await connection.waitForText(/^HTTP\/1\.1 200 [\s\S]*whole$/);
+  });
+
   it('leaves a body that arrived alone, however long the answer takes', async () => {
     const connection = await start({ bodyBaseMs: 200 }, (req, res) => {
       req.resume();

@@ -4,11 +4,14 @@ import { AppError } from '@formcast/platform';
 import { allowedContentType } from './content-type';
 import { checkFileContent } from './file-content';
 import type { CheckedFile } from './records';
+import { SummaryBudgetExceeded, type SummaryBudgetLimits } from './spreadsheet/limits';
 import { summarizeSpreadsheet } from './spreadsheet-summary';
 
 export interface FileRules {
   /** The largest file, in bytes once decoded (RESOURCE_MAX_BYTES). */
   maxFileBytes: number;
+  /** What a spreadsheet's summary may cost (RESOURCE_SUMMARY_MAX_BYTES, RESOURCE_SUMMARY_MAX_CPU_MS; default: theirs). */
+  summaryBudget?: SummaryBudgetLimits;
   /** New UUIDs (identifier, table and column ids); random v4 unless a test fixes them. */
   newId?: () => string;
 }
@@ -33,8 +36,14 @@ export async function checkFile(file: ResourceFilePayload, bytes: Buffer | undef
   let contentSummary: CheckedFile['contentSummary'] = [];
   if (facts.isSpreadsheet) {
     try {
-      contentSummary = await summarizeSpreadsheet(file.file_name, bytes, newId);
-    } catch {
+      contentSummary = await summarizeSpreadsheet(file.file_name, bytes, newId, rules.summaryBudget);
+    } catch (error) {
+      if (error instanceof SummaryBudgetExceeded) {
+        throw new AppError(
+          'unprocessable',
+          `file.file_data: summarizing the spreadsheet's first rows would take ${error.message} (RESOURCE_SUMMARY_MAX_BYTES, RESOURCE_SUMMARY_MAX_CPU_MS); nothing was stored`,
+        );
+      }
       throw new AppError('unprocessable', 'file.file_data: the spreadsheet cannot be read: a sheet or its shared strings are malformed');
     }
   }

@@ -3,9 +3,12 @@ import { maxInflatedWorkbookBytes } from './office-package';
 import type { ContentTable } from './records';
 import { openArchiveParts, type ArchiveParts } from './spreadsheet/archive-parts';
 import { readFirstRow, type HeaderCell } from './spreadsheet/first-row';
-import { maxSummaryChars, maxSummaryColumns, TextBudget } from './spreadsheet/limits';
+import { maxSummaryChars, maxSummaryColumns, SummaryBudget, TextBudget, type SummaryBudgetLimits } from './spreadsheet/limits';
 import { pickSharedStrings } from './spreadsheet/shared-strings';
 import { readWorkbookLayout, type WorkbookLayout } from './spreadsheet/workbook-sheets';
+
+/** The defaults of RESOURCE_SUMMARY_MAX_BYTES and RESOURCE_SUMMARY_MAX_CPU_MS. */
+export const defaultSummaryBudget: SummaryBudgetLimits = { maxBytes: 64 * 1024 * 1024, maxCpuMs: 2000 };
 
 /** `test_resource.xlsx` → `test_resource`: the last extension goes, and any folder part. */
 export function fileBaseName(fileName: string): string {
@@ -23,15 +26,21 @@ export function fileBaseName(fileName: string): string {
  * does not grow with the file. Nothing is written to disk. Throws when the workbook cannot
  * be read (see spreadsheet/ for what counts as malformed, and limits.ts for the bounds).
  */
-export async function summarizeSpreadsheet(fileName: string, bytes: Buffer, newId: () => string): Promise<ContentTable[]> {
+export async function summarizeSpreadsheet(
+  fileName: string,
+  bytes: Buffer,
+  newId: () => string,
+  limits: SummaryBudgetLimits = defaultSummaryBudget,
+): Promise<ContentTable[]> {
+  const budget = new SummaryBudget(limits);
   const parts = await openArchiveParts(bytes);
   try {
     const layout = await readWorkbookLayout(parts);
     checkInflatedSize(parts, layout);
     const collected = new TextBudget(maxSummaryChars, 'the texts read from the workbook');
     const firstRows: HeaderCell[][] = [];
-    for (const sheet of layout.sheets) firstRows.push(await readFirstRow(await openPart(parts, sheet.part), collected));
-    const strings = await sharedStringsOf(parts, layout, firstRows, collected);
+    for (const sheet of layout.sheets) firstRows.push(await readFirstRow(budget.metered(await openPart(parts, sheet.part)), collected));
+    const strings = await sharedStringsOf(parts, layout, firstRows, collected, budget);
 
     const given = new TextBudget(maxSummaryChars, 'the summary texts');
     let columnCount = 0;
@@ -54,12 +63,18 @@ export async function summarizeSpreadsheet(fileName: string, bytes: Buffer, newI
 }
 
 /** The texts of the shared strings the first rows refer to, read only if any does. */
-async function sharedStringsOf(parts: ArchiveParts, layout: WorkbookLayout, firstRows: HeaderCell[][], budget: TextBudget): Promise<Map<number, string>> {
+async function sharedStringsOf(
+  parts: ArchiveParts,
+  layout: WorkbookLayout,
+  firstRows: HeaderCell[][],
+  budget: TextBudget,
+  work: SummaryBudget,
+): Promise<Map<number, string>> {
   const indices = new Set<number>();
   for (const cell of firstRows.flat()) if ('sharedString' in cell) indices.add(cell.sharedString);
   if (indices.size === 0) return new Map();
   if (!layout.sharedStrings) throw new Error('a cell refers to a shared string; the workbook has none');
-  return pickSharedStrings(await openPart(parts, layout.sharedStrings), indices, budget);
+  return pickSharedStrings(work.metered(await openPart(parts, layout.sharedStrings)), indices, budget);
 }
 
 async function openPart(parts: ArchiveParts, name: string): Promise<Readable> {

@@ -8,4 +8,6 @@ export interface ResourcesDeps {
   fileRules: FileRules;
   /** A v4 job was queued: wake the worker (absent: the worker's own polling finds it). */
   asyncUpdatesQueued?: () => void;
+  /** COMMAND_TIMEOUT_MS: a create or update not ready to commit within it (less a margin) stores nothing (see answered-in-time.ts). */
+  commandTimeoutMs?: number;
 }

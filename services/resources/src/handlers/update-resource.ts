@@ -5,11 +5,12 @@ import { checkFile } from '../domain/checked-file';
 import { toResourceView } from '../domain/views';
 import { resourceNotFound } from '../store/resource-errors';
 import type { ResourcePatch } from '../store/resource-store';
+import { requireAnsweredInTime } from './answered-in-time';
 import type { ResourcesDeps } from './deps';
 
 /** Changes only what is given; a new file bumps the version and regenerates the summary. */
 export const updateResource =
-  ({ store, fileRules }: ResourcesDeps): CommandHandler =>
+  ({ store, fileRules, commandTimeoutMs }: ResourcesDeps): CommandHandler =>
   async (command): Promise<ResourceView> => {
     const orgId = requireOrgId(command);
     const { resourceId, description, file } = parsePayload(updateResourcePayload, command.payload);
@@ -24,5 +25,6 @@ export const updateResource =
     const patch: ResourcePatch = {};
     if (description !== undefined) patch.description = description;
     if (file !== undefined) patch.file = await checkFile(file, command.attachment, fileRules);
+    requireAnsweredInTime(command, commandTimeoutMs);
     return toResourceView(await store.updateResource(orgId, resourceId, patch, command.id));
   };

@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileBaseName, summarizeSpreadsheet } from '../../src/domain/spreadsheet-summary';
+import { SummaryBudgetExceeded } from '../../src/domain/spreadsheet/limits';
+import { defaultSummaryBudget, fileBaseName, summarizeSpreadsheet } from '../../src/domain/spreadsheet-summary';
 import * as fixtures from '../../../../test/fixtures/resource-files';
-import { handMadeXlsx, realSpreadsheetPath, xlsxWorkbook } from '../../../../test/fixtures/resource-files';
+import { handMadeXlsx, realSpreadsheetPath, xlsxCommentBomb, xlsxWorkbook } from '../../../../test/fixtures/resource-files';
 
 /** Ids `id-1`, `id-2`… in the order they are asked for. */
 function countingIds(): () => string {
@@ -83,6 +84,20 @@ describe('spreadsheet summary', () => {
     const sheet = '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row>';
     const bytes = handMadeXlsx(sheet, [], { understate: 'xl/worksheets/sheet1.xml' });
     await expect(summarizeSpreadsheet('bomb.xlsx', bytes, countingIds())).rejects.toThrow(/too many bytes/);
+  });
+
+  it('stops a workbook whose first row hides megabytes of comments at the byte budget, and at the CPU budget', async () => {
+    const bomb = xlsxCommentBomb(8 * 1024 * 1024);
+    expect(bomb.length).toBeLessThan(256 * 1024);
+    await expect(summarizeSpreadsheet('bomb.xlsx', bomb, countingIds(), { maxBytes: 1024 * 1024, maxCpuMs: 60_000 })).rejects.toThrow(
+      new SummaryBudgetExceeded('more than 1048576 bytes to read'),
+    );
+    await expect(summarizeSpreadsheet('bomb.xlsx', bomb, countingIds(), { maxBytes: 1024 * 1024 * 1024, maxCpuMs: 10 })).rejects.toThrow(/more than 10 ms of parsing/);
+    // Within budgets, the same workbook is summarized.
+    const tables = await summarizeSpreadsheet('bomb.xlsx', bomb, countingIds(), { maxBytes: 1024 * 1024 * 1024, maxCpuMs: 60_000 });
+    expect(tables[0]!.columns.map((c) => c.name)).toEqual(['after the comments']);
+    // The real workbook fits the default budget.
+    expect(await summarizeSpreadsheet('test_resource.xlsx', readFileSync(realSpreadsheetPath), countingIds(), defaultSummaryBudget)).toHaveLength(1);
   });
 
   it('reads a workbook without shared strings or relationships', async () => {

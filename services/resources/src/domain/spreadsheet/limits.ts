@@ -34,3 +34,38 @@ export function appendBounded(collected: string, text: string, what: string): st
   if (collected.length + text.length > maxTextChars) throw new Error(`${what} is longer than ${maxTextChars} characters`);
   return collected + text;
 }
+
+/** Past the work a summary may cost (RESOURCE_SUMMARY_MAX_BYTES, RESOURCE_SUMMARY_MAX_CPU_MS): the upload is 422. */
+export class SummaryBudgetExceeded extends Error {}
+
+export interface SummaryBudgetLimits {
+  /** Bytes inflated and parsed, every sheet and the shared strings together. */
+  maxBytes: number;
+  /** Milliseconds spent parsing them (on this thread, between chunks). */
+  maxCpuMs: number;
+}
+
+/**
+ * The work one summary may cost: bytes inflated from its parts, and the time spent parsing
+ * them. A workbook whose first row hides gigabytes of comments (each small enough for the
+ * token bound) is stopped here, long before it costs seconds of the service's CPU.
+ */
+export class SummaryBudget {
+  private bytes = 0;
+  private cpuMs = 0;
+
+  constructor(private readonly limits: SummaryBudgetLimits) {}
+
+  /** The part's chunks, each counted, and the time its reader spends on each measured. */
+  async *metered(chunks: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+    for await (const chunk of chunks) {
+      this.bytes += chunk.length;
+      if (this.bytes > this.limits.maxBytes) throw new SummaryBudgetExceeded(`more than ${this.limits.maxBytes} bytes to read`);
+      const handedAt = performance.now();
+      yield chunk;
+      // The reader parsed the chunk synchronously before asking for the next one.
+      this.cpuMs += performance.now() - handedAt;
+      if (this.cpuMs > this.limits.maxCpuMs) throw new SummaryBudgetExceeded(`more than ${this.limits.maxCpuMs} ms of parsing`);
+    }
+  }
+}
