@@ -366,7 +366,8 @@ export interface BatteryContext {
   resourceBodyLimitBytes: number;
 }
 
-function authHeaders(r: RouteCase, f: BatteryFixtures, adminToken: string): Record<string, string> {
+/** The credentials `r` takes, as `f`'s organization or device (or the admin). */
+export function authHeaders(r: RouteCase, f: BatteryFixtures, adminToken: string): Record<string, string> {
   switch (r.auth) {
     case 'admin':
       return { authorization: `Bearer ${adminToken}` };

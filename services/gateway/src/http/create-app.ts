@@ -25,6 +25,7 @@ import { requireAdminToken, requireApiToken, requireDeviceSecret } from './authe
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
 import { errorHandler } from './error-handler';
+import { decideFormatSuffix } from './format-suffix';
 import { useHttpMetrics, type HttpMetricsOptions } from './http-metrics';
 import { useHttpTracing } from './http-tracing';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
@@ -76,6 +77,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(openApiRoutes());
   app.use(refuseUnwritableUrl);
   app.use('/console', consoleStatic());
+  // Before any route, its authentication or its body: a `.JSON` is `.json`, a `.foo` is 404 here.
+  app.use(decideFormatSuffix);
   // Resources read their own, larger bodies: mounted before the global parser would refuse them.
   const resourceDeps = {
     send,

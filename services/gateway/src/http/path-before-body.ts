@@ -21,9 +21,9 @@ interface PathCheck {
   check: (lookup: Lookup, ids: string[], req: Request) => Promise<unknown>;
 }
 
-/** One path segment, without a `.json`/`.xml` suffix. */
+/** One path segment, without a `.json`/`.xml` suffix (in any case, as the router takes paths and format-suffix.ts suffixes). */
 const id = '([^/]+?)(?:\\.(?:json|xml))?';
-const segment = (pattern: string) => new RegExp(`^${pattern}(?:/|$)`);
+const segment = (pattern: string) => new RegExp(`^${pattern}(?:/|$)`, 'i');
 
 function decoded(part: string): string {
   try {
