@@ -157,7 +157,7 @@ describe('The console, /console, in a real browser (embedded)', () => {
     expect(await row.locator('.badge-cell').textContent()).toBe('0');
     expect(await row.locator('.push-token-cell').textContent()).toBe('No');
     const listed = await sys.api.get(`/api/v2/organizations/${sys.org.orgId}/devices/${device.id}.json`, { token: sys.org.token });
-    expect(listed.json().device.pending_approval).toBe(false);
+    expect(listed.json().pending_approval).toBe(false);
     await saveScreenshot(page, 'devices-approved');
     await context.close();
   });

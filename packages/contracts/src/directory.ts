@@ -70,7 +70,14 @@ export const groupIdPayload = z.object({ groupId: id });
 export const deviceViewGeneration = z.enum(['v1', 'v2']).default('v1');
 export type DeviceViewGeneration = z.infer<typeof deviceViewGeneration>;
 
-export const listDevicesPayload = z.object({ approvedOnly: z.boolean().default(true), view: deviceViewGeneration });
+/** The author listings' pages (`items` per page, `page` from 1): every device when neither is given. */
+export const authorsMaxItems = 1000;
+export const listDevicesPayload = z.object({
+  approvedOnly: z.boolean().default(true),
+  view: deviceViewGeneration,
+  page: z.number().int().min(1).optional(),
+  items: z.number().int().min(1).max(authorsMaxItems, `must be at most ${authorsMaxItems}`).optional(),
+});
 export const deviceIdPayload = z.object({ deviceId: id });
 /** get and approve: a device id and the shape of the answer. */
 export const deviceViewPayload = z.object({ deviceId: id, view: deviceViewGeneration });

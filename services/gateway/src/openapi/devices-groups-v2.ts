@@ -18,6 +18,14 @@ const updateDevice: OperationSpec = {
   errors: [400, 404],
 };
 
+const approveDevice: OperationSpec = {
+  summary: 'Approve a pending device',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
+  errors: [404],
+};
+
 export const devicesGroupsV2Paths: PathTable = {
   '/api/v2/organizations/{orgId}/devices': {
     get: {
@@ -39,24 +47,18 @@ export const devicesGroupsV2Paths: PathTable = {
       summary: 'Show a device (second generation)',
       auth: 'apiToken',
       suffixes: '.json|.xml',
-      answers: { 200: { description: 'JSON unless asked for XML', json: oneDevice, xml: deviceXml } },
+      answers: { 200: { description: 'JSON unless asked for XML: the bare device, as v2/devices.md shows it', json: deviceV2View, xml: deviceXml } },
       errors: [404],
     },
+    delete: { ...deleteDevice, summary: `${deleteDevice.summary} (under /api/v2 too, as the product's README lists it)` },
   },
   '/api/organizations/{orgId}/devices/{deviceId}': {
     put: updateDevice,
     patch: { ...updateDevice, summary: 'Update a device (PATCH: the same as PUT)' },
     delete: deleteDevice,
   },
-  '/api/organizations/{orgId}/devices/{deviceId}/approve': {
-    post: {
-      summary: 'Approve a pending device',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
-      errors: [404],
-    },
-  },
+  '/api/organizations/{orgId}/devices/{deviceId}/approve': { post: approveDevice },
+  '/api/v2/organizations/{orgId}/devices/{deviceId}/approve': { post: { ...approveDevice, summary: `${approveDevice.summary} (under /api/v2 too, as api_v2_readme.md lists it)` } },
   '/api/v2/organizations/{orgId}/groups': {
     get: groupOperations.list('Second generation: the first generation\'s groups, one record on both.'),
   },

@@ -6,6 +6,7 @@ import {
   xmlFormatParameters,
   destinationFormats,
   destinationTransports,
+  listDevicesPayload,
   type ApiTokenView,
   type BulkDispatchResult,
   type DeadLetterQueueView,
@@ -40,7 +41,7 @@ import {
 } from '@formcast/contracts';
 import type { AuthorView } from '../render/authors';
 import type { ResourceWithStatusView } from '../render/resources-xml';
-import { viewSchema } from './json-schema';
+import { fieldOf, viewSchema } from './json-schema';
 
 /*
  * The answers' JSON shapes. The contracts declare views as TypeScript interfaces (types
@@ -77,6 +78,8 @@ export const dispatchView = viewSchema<DispatchView>()(
     location: z.string().nullable(),
     address: z.string().nullable(),
     geofence_radius: z.number().nullable(),
+    author_identifier: z.string().describe("the device's identifier, as the dispatch authors list it"),
+    author_type: z.literal('Device').describe('Formcast has no web users'),
     inputs: z.record(z.string(), z.unknown()).optional().describe('with `include_inputs=true`: question → value, as pushed'),
   }),
 );
@@ -91,6 +94,12 @@ export const bulkDispatchResult = viewSchema<BulkDispatchResult>()(
 export const authorView = viewSchema<AuthorView>()(
   z.strictObject({ identifier: z.string(), type: z.literal('Device'), name: z.string(), email: z.null() }),
 );
+
+/** The query of both author listings: `page` and `items`. */
+export const authorsQuery = {
+  page: { schema: fieldOf(listDevicesPayload, 'page'), description: 'The page, from 1 (every author when neither `page` nor `items` is given)' },
+  items: { schema: fieldOf(listDevicesPayload, 'items'), description: 'Authors per page (100 when only `page` is given)' },
+};
 
 /** The answer of both author listings (dispatch and submission authors: the same devices). */
 export const authorsAnswer = {
