@@ -61,6 +61,11 @@ export const devicesGroupsV2Paths: PathTable = {
   '/api/v2/organizations/{orgId}/devices/{deviceId}/approve': { post: { ...approveDevice, summary: `${approveDevice.summary} (under /api/v2 too, as api_v2_readme.md lists it)` } },
   '/api/v2/organizations/{orgId}/groups': {
     get: groupOperations.list('Second generation: the first generation\'s groups, one record on both.'),
+    post: { ...groupOperations.create(), summary: `${groupOperations.create().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
+  },
+  '/api/v2/organizations/{orgId}/groups/{groupId}': {
+    put: { ...groupOperations.update(), summary: `${groupOperations.update().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
+    delete: { ...groupOperations.delete(), summary: `${groupOperations.delete().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
   },
   '/api/organizations/{orgId}/groups': {
     post: groupOperations.create(),

@@ -22,5 +22,9 @@ export function groupV2Routes({ send, authenticate }: GroupV2RouteDeps): Router 
   router.post('/api/organizations/:orgId/groups{.:format}', ...ownOrganization, createGroups(send));
   router.put('/api/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, updateGroup(send));
   router.delete('/api/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, deleteGroup(send));
+  // Under /api/v2 too, as pydevice 0.3.3 writes them (with no suffix): the same handlers, 201 or 304 on create.
+  router.post('/api/v2/organizations/:orgId/groups{.:format}', ...ownOrganization, createGroups(send));
+  router.put('/api/v2/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, updateGroup(send));
+  router.delete('/api/v2/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, deleteGroup(send));
   return router;
 }
