@@ -138,6 +138,7 @@ const bodies = {
   deviceVersions: ((_f, v) => ({ os_version: v.text, app_identifier: v.text, app_version: v.text })) as JsonBody,
   form: ((_f, v) => formDefinition(v.text)) as JsonBody,
   formProperties: ((_f, v) => ({ group: v.text })) as JsonBody,
+  formPropertiesXml: ((_f, v) => `<form_properties><group>${v.text}</group></form_properties>`) as XmlBody,
   oneshot: oneshotJson,
   oneshotXml,
   dispatch: ((f, v) => ({ ...(oneshotJson(f, v) as object), scheduled_at: '2030-01-01T00:00:00Z', location: 'lat=51.5, long=-0.1', address: v.text, geofence_radius: 100 })) as JsonBody,
@@ -220,7 +221,10 @@ export const routes: RouteCase[] = [
   route('GET', '/organizations/:org/forms/:form', 'org'),
   route('PUT', '/organizations/:org/forms/:form', 'org', { json: bodies.form }),
   route('DELETE', '/organizations/:org/forms/:form', 'org'),
-  route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties }),
+  route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties, xml: bodies.formPropertiesXml }),
+  route('GET', '/organizations/:org/forms.xml', 'org'),
+  route('PUT', '/api/v3/forms/:form/lock.json', 'org'),
+  route('PUT', '/api/v3/forms/:form/unlock', 'org'),
   route('GET', '/organizations/:org/oneshots', 'org'),
   route('POST', '/organizations/:org/forms/:form/remote_connections.xml', 'org', { xml: bodies.connectionsXml }),
   route('GET', '/organizations/:org/forms/:form/remote_connections.xml', 'org'),
@@ -299,6 +303,7 @@ export const xmlListings: string[] = [
   '/api/v2/organizations/:org/groups.xml',
   '/api/v3/resources.xml',
   '/api/v3/resources/:resource/describe.xml',
+  '/organizations/:org/forms.xml',
 ];
 
 

@@ -34,6 +34,7 @@ export const directoryCommands = {
   listForms: 'directory.form.list',
   createForm: 'directory.form.create',
   getForm: 'directory.form.get',
+  lockForm: 'directory.form.lock',
   updateForm: 'directory.form.update',
   deleteForm: 'directory.form.delete',
   moveForm: 'directory.form.move',
@@ -130,9 +131,13 @@ export const resolveDevicePayload = z.object({ ref: z.string().min(1).max(255) }
 export const resolveFormPayload = z.union([z.object({ namespace: z.string().min(1).max(1000) }), z.object({ formId: id })]);
 
 export const formIdPayload = z.object({ formId: id });
+/** The definition, optionally of one version (`"1.02"`, or the revision `2`): Formcast keeps the current one only. */
+export const getFormPayload = z.object({ formId: id, version: z.string().min(1).max(20).optional() });
 /** The definition is checked in depth by the directory's domain rules. */
 export const createFormPayload = z.object({ definition: z.unknown() });
 export const updateFormPayload = z.object({ formId: id, definition: z.unknown() });
+/** Lock (`locked: true`) or unlock a form. */
+export const lockFormPayload = z.object({ formId: id, locked: z.boolean() });
 export const moveFormPayload = z.object({ formId: id, group: text(255).trim().min(1) });
 
 // ---- views: the API's JSON shapes -------------------------------------------------------

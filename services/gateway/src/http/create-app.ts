@@ -10,6 +10,7 @@ import { deviceRoutes } from '../routes/devices';
 import { deviceV2Routes } from '../routes/devices-v2';
 import { enrollmentRoutes } from '../routes/enrollment';
 import { formRoutes } from '../routes/forms';
+import { formV3Routes } from '../routes/forms-v3';
 import { groupRoutes } from '../routes/groups';
 import { groupV2Routes } from '../routes/groups-v2';
 import { healthRoutes } from '../routes/health';
@@ -104,6 +105,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(groupV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(formV3Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
   app.use('/device', requireDeviceSecret(bus, commandTimeoutMs), deviceSideRoutes({ send }));
 

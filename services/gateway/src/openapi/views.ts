@@ -243,8 +243,15 @@ export const formUpdatedView = viewSchema<FormUpdatedView>()(
 
 /** A template's definition as posted, with its namespace (its questions are the client's own shape). */
 export const formDefinitionView = z
-  .looseObject({ namespace: z.string(), title: z.string().optional(), children: z.array(z.unknown()).optional() })
-  .describe('the definition as posted (type, title, children…), with its namespace');
+  .looseObject({
+    namespace: z.string(),
+    title: z.string().optional(),
+    children: z.array(z.unknown()).optional(),
+    version: z.string().describe('"1.00", "1.01"…'),
+    description: z.string(),
+    group: z.string().describe("the name of the form's group"),
+  })
+  .describe('the definition as posted (type, title, children…), with its namespace, version, description and group (form.md)');
 
 export const resourceListItemView = viewSchema<ResourceListItemView>()(
   z.strictObject({ id, original_filename: z.string(), version: z.number().int().min(0), description: z.string() }),
