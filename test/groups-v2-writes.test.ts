@@ -36,6 +36,22 @@ describe.each(systemModes)('Groups v2 writes under /api/v2 (%s)', (mode) => {
     expect((await sys.api.delete(`${base()}/${north!.id}`, { token: sys.org.token })).status).toBe(404);
   });
 
+  it('lists with filter (part of the name, any case), items and page, as group.md documents them', async () => {
+    const org = sys.orgs[0];
+    const listed = async (query: string) => (await sys.api.get(`${base(org)}.json?${query}`, { token: org.token })).json().groups.map((g: { name: string }) => g.name);
+    await sys.api.post(base(org), { token: org.token, json: ['Filter Alpha', 'filter beta', 'Gamma'] });
+    expect(await listed('filter=FILTER')).toEqual(['Filter Alpha', 'filter beta']);
+    expect(await listed('filter=def')).toEqual(['Default']);
+    const all = await listed('');
+    expect(await listed('items=2')).toEqual(all.slice(0, 2));
+    expect(await listed('items=2&page=2')).toEqual(all.slice(2, 4));
+    expect(await listed('filter=filter&items=1&page=2')).toEqual(['filter beta']);
+    const xml = await sys.api.get(`${base(org)}.xml?filter=gamma`, { token: org.token });
+    expect(xml.text).toContain('<name>Gamma</name>');
+    expect(xml.text).not.toContain('<name>Default</name>');
+    for (const bad of ['items=0', 'page=x', 'filter=a&filter=b']) expect([bad, (await sys.api.get(`${base(org)}.json?${bad}`, { token: org.token })).status]).toEqual([bad, 400]);
+  });
+
   it("another organization's groups and organization are 404, and unchanged", async () => {
     const [mine, theirs] = sys.orgs;
     const theirGroup = (await sys.api.post(base(theirs), { token: theirs.token, json: ['Theirs'] })).json().groups[0] as { id: number };

@@ -73,6 +73,12 @@ export type DeviceViewGeneration = z.infer<typeof deviceViewGeneration>;
 
 /** The author listings' pages (`items` per page, `page` from 1): every device when neither is given. */
 export const authorsMaxItems = 1000;
+/** Groups v2's list (group.md): `filter` (part of the name, any case), a page (`items`, `page`): every group when none is given. */
+export const listGroupsPayload = z.object({
+  filter: z.string().max(255).optional(),
+  page: z.number().int().min(1).optional(),
+  items: z.number().int().min(1).max(1000, 'must be at most 1000').optional(),
+});
 export const listDevicesPayload = z.object({
   approvedOnly: z.boolean().default(true),
   view: deviceViewGeneration,

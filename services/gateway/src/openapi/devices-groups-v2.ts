@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { listGroupsPayload } from '@formcast/contracts';
+import { fieldOf } from './json-schema';
 import type { OperationSpec, PathTable } from './operation';
 import { deleteDevice, devicePatchBody, groupOperations } from './organizations';
 import { deviceV2View } from './views';
@@ -60,7 +62,15 @@ export const devicesGroupsV2Paths: PathTable = {
   '/api/organizations/{orgId}/devices/{deviceId}/approve': { post: approveDevice },
   '/api/v2/organizations/{orgId}/devices/{deviceId}/approve': { post: { ...approveDevice, summary: `${approveDevice.summary} (under /api/v2 too, as api_v2_readme.md lists it)` } },
   '/api/v2/organizations/{orgId}/groups': {
-    get: groupOperations.list('Second generation: the first generation\'s groups, one record on both.'),
+    get: {
+      ...groupOperations.list('Second generation: the first generation\'s groups, one record on both. `filter`, `items` and `page` as group.md documents them (`tags[]` is not built yet).'),
+      query: {
+        filter: { schema: fieldOf(listGroupsPayload, 'filter'), description: 'Part of the name, any case (filter=Def finds Default)' },
+        page: { schema: fieldOf(listGroupsPayload, 'page'), description: 'The page, from 1 (every group when neither `page` nor `items` is given)' },
+        items: { schema: fieldOf(listGroupsPayload, 'items'), description: 'Groups per page (100 when only `page` is given)' },
+      },
+      errors: [400, 404],
+    },
     post: { ...groupOperations.create(), summary: `${groupOperations.create().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
   },
   '/api/v2/organizations/{orgId}/groups/{groupId}': {
