@@ -194,7 +194,7 @@ describe('The console, /console, in a real browser (embedded)', () => {
     const id = Number((await sent.textContent())!.match(/#(\d+)/)![1]);
 
     const read = await sys.api.get(`/api/v3/dispatches/${id}.json?include_inputs=true`, { token: sys.org.token });
-    expect(read.json().dispatch).toMatchObject({
+    expect(read.json()).toMatchObject({
       device_id: device.id,
       inputs: { customer_name: 'Acme', visits: '3', urgent: 'true', due: '2030-05-04', status: 'open' },
     });
