@@ -75,7 +75,7 @@ describe.each(systemModes)('Devices v2: every generation, one record (%s)', (mod
   const showV2 = async (device: TestDevice, org = sys.org): Promise<DeviceV2> => {
     const res = await sys.api.get(v2(org, `/${device.id}.json`), { token: org.token });
     expect(res.status).toBe(200);
-    return res.json().device;
+    return res.json();
   };
   const showV1 = async (device: TestDevice, org = sys.org) => {
     const res = await sys.api.get(v1(org, `/${device.id}.json`), { token: org.token });
@@ -141,8 +141,8 @@ describe.each(systemModes)('Devices v2: every generation, one record (%s)', (mod
       custom_attributes: {},
     });
     const shown = await sys.api.get(v2(sys.org, `/${id}.json`), { token: sys.org.token });
-    expect(Object.keys(shown.json())).toEqual(['device']);
-    expectJsonDevice(shown.json().device, { ...expected, pending_approval: false });
+    // Bare, as v2/devices.md shows the show.
+    expectJsonDevice(shown.json(), { ...expected, pending_approval: false });
   });
 
   it('answers the list and one device in XML, element by element, and JSON without a suffix', async () => {
@@ -187,7 +187,7 @@ describe.each(systemModes)('Devices v2: every generation, one record (%s)', (mod
     expectXmlDevice(parseXmlBody(byAccept)['device'], expected);
     const plain = await sys.api.get(v2(sys.org, `/${device.id}`), { token: sys.org.token });
     expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
-    expectJsonDevice(plain.json().device, expected);
+    expectJsonDevice(plain.json(), expected);
     expect((await sys.api.get(v2(sys.org, `/${device.id}.yaml`), { token: sys.org.token })).status).toBe(404);
   });
 
@@ -338,6 +338,21 @@ describe.each(systemModes)('Devices v2: every generation, one record (%s)', (mod
     expect(await showV2(pending)).toMatchObject({ os_version: null, pending_approval: true });
   });
 
+  it('approves and deletes under /api/v2/organizations/<org>/devices/<id> too (api_v2_readme.md), as under /api/organizations', async () => {
+    const pending = await enrollDevice(sys.api, sys.org, { identifier: newIdentifier(), approve: false });
+    const approved = await sys.api.post(v2(sys.org, `/${pending.id}/approve.json`), { token: sys.org.token });
+    expect(approved.status).toBe(200);
+    expect(approved.json().device).toMatchObject({ id: pending.id, pending_approval: false });
+    expect((await showV2(pending)).pending_approval).toBe(false);
+    const asXml = await sys.api.post(v2(sys.org, `/${pending.id}/approve.XML`), { token: sys.org.token });
+    expect([asXml.status, parseXmlBody(asXml)['device']['identifier']]).toEqual([200, pending.identifier]);
+
+    const deleted = await sys.api.delete(v2(sys.org, `/${pending.id}.json`), { token: sys.org.token });
+    expect([deleted.status, deleted.text]).toEqual([200, '']);
+    expect((await sys.api.get(v2(sys.org, `/${pending.id}.json`), { token: sys.org.token })).status).toBe(404);
+    expect((await sys.api.delete(v2(sys.org, `/${pending.id}`), { token: sys.org.token })).status).toBe(404);
+  });
+
   it('deletes on v2 (200, empty body): gone on both generations; unknown ids are 404 on every new path', async () => {
     const device = await enrollDevice(sys.api, sys.org, { identifier: newIdentifier() });
     const deleted = await sys.api.delete(v2Writes(sys.org, `/${device.id}`), { token: sys.org.token });
@@ -353,6 +368,8 @@ describe.each(systemModes)('Devices v2: every generation, one record (%s)', (mod
       expect((await sys.api.request('PATCH', v2Writes(sys.org, `/${id}.json`), { token: sys.org.token, json: { device: { owner: 'x' } } })).status).toBe(404);
       expect((await sys.api.delete(v2Writes(sys.org, `/${id}`), { token: sys.org.token })).status).toBe(404);
       expect((await sys.api.post(v2Writes(sys.org, `/${id}/approve`), { token: sys.org.token })).status).toBe(404);
+      expect((await sys.api.post(v2(sys.org, `/${id}/approve`), { token: sys.org.token })).status).toBe(404);
+      expect((await sys.api.delete(v2(sys.org, `/${id}.json`), { token: sys.org.token })).status).toBe(404);
       // The path's id before the body's refusal.
       const badBody = await sys.api.put(v2Writes(sys.org, `/${id}.json`), { token: sys.org.token, json: { device: { custom_attributes: 'bad' } } });
       expect([id, badBody.status]).toEqual([id, 404]);
@@ -382,6 +399,10 @@ describe.each(systemModes)('Devices v2: every generation, one record (%s)', (mod
       ['approve theirs/theirs', await sys.api.post(v2Writes(sys.orgs[1], `/${theirs.id}/approve`), { token: mine })],
       ['delete mine/theirs', await sys.api.delete(v2Writes(sys.org, `/${theirs.id}`), { token: mine })],
       ['delete theirs/theirs', await sys.api.delete(v2Writes(sys.orgs[1], `/${theirs.id}`), { token: mine })],
+      ['v2 approve mine/theirs', await sys.api.post(v2(sys.org, `/${theirs.id}/approve.json`), { token: mine })],
+      ['v2 approve theirs/theirs', await sys.api.post(v2(sys.orgs[1], `/${theirs.id}/approve.json`), { token: mine })],
+      ['v2 delete mine/theirs', await sys.api.delete(v2(sys.org, `/${theirs.id}.json`), { token: mine })],
+      ['v2 delete theirs/theirs', await sys.api.delete(v2(sys.orgs[1], `/${theirs.id}`), { token: mine })],
       ['v1 put custom attributes mine/theirs', await sys.api.put(v1(sys.org, `/${theirs.id}.json`), { token: mine, json: { device: { custom_attributes: { x: 'y' } } } })],
     ];
     for (const [what, res] of answers) {

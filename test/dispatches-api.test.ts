@@ -25,6 +25,8 @@ const documentedKeys = [
   'location',
   'address',
   'geofence_radius',
+  'author_identifier',
+  'author_type',
 ] as const;
 const integerKeys = new Set(['id', 'organization_id', 'device_id', 'parent_form_id']);
 const timeKeys = new Set(['created_at', 'updated_at', 'scheduled_at']);
@@ -159,7 +161,7 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
       const res = await sys.api.post(`/api/v3/devices/${device.identifier}/dispatches.xml`, { token: token(), xml });
       expect(res.status).toBe(202);
       const element = parseXmlBody(res).dispatch;
-      const json: Dispatch = (await get(`/api/v3/dispatches/${element.id['#text']}.json`)).json().dispatch;
+      const json: Dispatch = (await get(`/api/v3/dispatches/${element.id['#text']}.json`)).json();
       expectXmlDispatch(element, json);
       expectJsonDispatch(json, { org: sys.org, device, template: sys.template });
       expect(json).toMatchObject({ location: 'lat=35.77, long=-78.63', address: '1 Main St, Raleigh', geofence_radius: 150, description: 'Call ahead' });
@@ -227,10 +229,10 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
       expect(xml.status).toBe(202);
       const fromXml = xml.json().oneshot_list[0].id;
 
-      const one: Dispatch = (await get(`/api/v3/dispatches/${id}.json?include_inputs=true`)).json().dispatch;
+      const one: Dispatch = (await get(`/api/v3/dispatches/${id}.json?include_inputs=true`)).json();
       expectJsonDispatch(one, { org: sys.org, device, template: sys.template });
       expect(one).toMatchObject({ location: 'lat=-33.9, long=18.4', address: 'Cape Town', geofence_radius: 25, inputs: { customer_name: 'Legacy' } });
-      expect((await get(`/api/v3/dispatches/${fromXml}.json`)).json().dispatch).toMatchObject({ location: 'lat=1, long=2', geofence_radius: 7.5, address: null });
+      expect((await get(`/api/v3/dispatches/${fromXml}.json`)).json()).toMatchObject({ location: 'lat=1, long=2', geofence_radius: 7.5, address: null });
     });
   });
 
@@ -266,17 +268,17 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
       expectXmlDispatch(element, dispatch);
     });
 
-    it('GET /api/v3/dispatches/<id>: {"dispatch":{…}} or <dispatch>; include_inputs adds the inputs as pushed', async () => {
+    it('GET /api/v3/dispatches/<id>: the bare dispatch (v3/dispatch.md) or <dispatch>; include_inputs adds the inputs as pushed', async () => {
       const device = await enrollDevice(sys.api, sys.org);
       const payload = { customer_name: 'Acme', contact: { phone: '555', floor: '4' }, parts: [{ part_no: 'A-1' }, { part_no: 'B-7', qty: '2' }] };
       const dispatch = await created(createV3(device.identifier, { form_namespace: sys.template.namespace, payload }));
 
       const plain = await get(`/api/v3/dispatches/${dispatch.id}.json`);
       expect(plain.status).toBe(200);
-      expect(plain.json()).toEqual({ dispatch });
-      expect((await get(`/api/v3/dispatches/${dispatch.id}.json?include_inputs=false`)).json()).toEqual({ dispatch });
+      expect(plain.json()).toEqual(dispatch);
+      expect((await get(`/api/v3/dispatches/${dispatch.id}.json?include_inputs=false`)).json()).toEqual(dispatch);
 
-      const withInputs = (await get(`/api/v3/dispatches/${dispatch.id}.json?include_inputs=true`)).json().dispatch as Dispatch;
+      const withInputs = (await get(`/api/v3/dispatches/${dispatch.id}.json?include_inputs=true`)).json() as Dispatch;
       expect(withInputs).toEqual({ ...dispatch, inputs: payload });
 
       const xml = parseXmlBody(await get(`/api/v3/dispatches/${dispatch.id}.xml?include_inputs=true`));
@@ -374,7 +376,7 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
       const { id } = (await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, payload: {} })).json().oneshot_list[0];
       const res = await sys.api.put(`/clients/${device.identifier}/oneshots/${id}`, { token: token(), json: { payload: {}, location: 'lat=10, long=20' } });
       expect(res.status).toBe(200);
-      expect((await get(`/api/v3/dispatches/${id}.json`)).json().dispatch.location).toBe('lat=10, long=20');
+      expect((await get(`/api/v3/dispatches/${id}.json`)).json().location).toBe('lat=10, long=20');
     });
 
     it('refuses a form_namespace other than the dispatch\'s own on update (400), changing nothing', async () => {
@@ -387,7 +389,7 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
       });
       expect(res.status).toBe(400);
       expect(res.text).toMatch(/form_namespace: /);
-      expect((await get(`/api/v3/dispatches/${dispatch.id}.json`)).json()).toEqual({ dispatch });
+      expect((await get(`/api/v3/dispatches/${dispatch.id}.json`)).json()).toEqual(dispatch);
     });
 
     it('DELETE on the device path and on /api/v3/dispatches/<id>: 200 empty, gone from every listing, then 404', async () => {
@@ -471,7 +473,7 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
         expect(res.status).toBe(400);
         expect(res.text).toMatch(/message: send_at: unknown/);
       }
-      expect((await get(`/api/v3/dispatches/${dispatch.id}.json`)).json().dispatch.name).toBe('Kept');
+      expect((await get(`/api/v3/dispatches/${dispatch.id}.json`)).json().name).toBe('Kept');
     });
 
     it('a malformed scheduled_at or location is a 400 naming it', async () => {
@@ -548,6 +550,6 @@ describe.each(systemModes)('Push API, v3 dispatches and the v2 create (%s)', (mo
 
     // Untouched: still theirs, as it was.
     const still = await get(`/api/v3/dispatches/${theirDispatch.id}.json?include_inputs=true`, theirs);
-    expect(still.json().dispatch).toEqual({ ...theirDispatch, inputs: { customer_name: 'Theirs' } });
+    expect(still.json()).toEqual({ ...theirDispatch, inputs: { customer_name: 'Theirs' } });
   });
 });

@@ -46,7 +46,8 @@ describe.each(systemModes)('Forms API (%s)', (mode) => {
     const created = (await sys.api.post(formsPath(sys.org), { token: sys.org.token, json: simpleFormDefinition('V1') })).json();
     const shown = await sys.api.get(formsPath(sys.org, `/${created.id}.json`), { token: sys.org.token });
     expect(shown.status).toBe(200);
-    expect(shown.json()).toEqual({ ...simpleFormDefinition('V1'), namespace: created.namespace });
+    // As form.md shows the definition: with its version, description and group.
+    expect(shown.json()).toEqual({ ...simpleFormDefinition('V1'), namespace: created.namespace, version: '1.00', description: '', group: 'Default' });
 
     const updated = await sys.api.put(formsPath(sys.org, `/${created.id}.json`), { token: sys.org.token, json: simpleFormDefinition('V2') });
     expect(updated.status).toBe(202);

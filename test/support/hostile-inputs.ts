@@ -157,6 +157,7 @@ const bodies = {
   deviceVersions: ((_f, v) => ({ os_version: v.text, app_identifier: v.text, app_version: v.text })) as JsonBody,
   form: ((_f, v) => formDefinition(v.text)) as JsonBody,
   formProperties: ((_f, v) => ({ group: v.text })) as JsonBody,
+  formPropertiesXml: ((_f, v) => `<form_properties><group>${v.text}</group></form_properties>`) as XmlBody,
   oneshot: oneshotJson,
   oneshotXml,
   dispatch: ((f, v) => ({ ...(oneshotJson(f, v) as object), scheduled_at: '2030-01-01T00:00:00Z', location: 'lat=51.5, long=-0.1', address: v.text, geofence_radius: 100 })) as JsonBody,
@@ -231,6 +232,9 @@ export const routes: RouteCase[] = [
   route('POST', '/api/organizations/:org/groups.json', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
   route('PUT', '/api/organizations/:org/groups/:group.json', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
   route('DELETE', '/api/organizations/:org/groups/:group.json', 'org'),
+  route('POST', '/api/v2/organizations/:org/groups', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
+  route('PUT', '/api/v2/organizations/:org/groups/:group', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
+  route('DELETE', '/api/v2/organizations/:org/groups/:group', 'org'),
   route('GET', '/organizations/:org/devices.json', 'org'),
   route('GET', '/organizations/:org/devices/:device', 'org'),
   route('PUT', '/organizations/:org/devices/:device', 'org', { json: bodies.deviceUpdate, xml: bodies.deviceUpdateXml }),
@@ -242,12 +246,17 @@ export const routes: RouteCase[] = [
   route('PATCH', '/api/organizations/:org/devices/:device.xml', 'org', { json: bodies.deviceUpdateV2, xml: bodies.deviceUpdateV2Xml }),
   route('DELETE', '/api/organizations/:org/devices/:device.json', 'org'),
   route('POST', '/api/organizations/:org/devices/:device/approve.json', 'org'),
+  route('POST', '/api/v2/organizations/:org/devices/:device/approve.xml', 'org'),
+  route('DELETE', '/api/v2/organizations/:org/devices/:device.json', 'org'),
   route('GET', '/organizations/:org/forms.json', 'org'),
   route('POST', '/organizations/:org/forms', 'org', { json: bodies.form }),
   route('GET', '/organizations/:org/forms/:form', 'org'),
   route('PUT', '/organizations/:org/forms/:form', 'org', { json: bodies.form }),
   route('DELETE', '/organizations/:org/forms/:form', 'org'),
-  route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties }),
+  route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties, xml: bodies.formPropertiesXml }),
+  route('GET', '/organizations/:org/forms.xml', 'org'),
+  route('PUT', '/api/v3/forms/:form/lock.json', 'org'),
+  route('PUT', '/api/v3/forms/:form/unlock', 'org'),
   route('GET', '/organizations/:org/oneshots', 'org'),
   route('POST', '/organizations/:org/forms/:form/remote_connections.xml', 'org', { xml: bodies.connectionsXml }),
   route('GET', '/organizations/:org/forms/:form/remote_connections.xml', 'org'),
@@ -275,6 +284,12 @@ export const routes: RouteCase[] = [
   route('POST', '/api/v3/devices/:deviceRef/dispatches.json', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),
   route('POST', '/api/v2/devices/:deviceRef/dispatches.xml', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),
   route('POST', '/api/v3/devices/:deviceRef/dispatches/destroy_all.json', 'org'),
+  route('GET', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json?include_inputs=true', 'org'),
+  route('GET', '/api/v2/devices/:deviceRef/dispatches.json', 'org'),
+  route('GET', '/api/v2/organizations/:org/dispatches.xml', 'org'),
+  route('PATCH', '/api/v2/devices/:deviceRef/dispatches/:oneshot.json', 'org', { json: bodies.dispatchUpdate, xml: bodies.oneshotXml }),
+  route('DELETE', '/api/v2/devices/:deviceRef/dispatches/:oneshot.json', 'org'),
+  route('POST', '/api/v2/devices/:deviceRef/dispatches/destroy_all.json', 'org'),
   route('PATCH', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json', 'org', { json: bodies.dispatchUpdate, xml: bodies.oneshotXml }),
   route('DELETE', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json', 'org'),
   route('GET', '/api/v3/organization_dispatches.json', 'org'),
@@ -324,9 +339,12 @@ export const xmlListings: string[] = [
   '/api/v3/devices/:deviceRef/dispatches.xml',
   '/api/v3/organization_dispatches.xml',
   '/api/v3/dispatches/:oneshot.xml?include_inputs=true',
+  '/api/v3/devices/:deviceRef/dispatches/:oneshot.xml?include_inputs=true',
+  '/api/v2/organizations/:org/dispatches.xml',
   '/api/v2/organizations/:org/groups.xml',
   '/api/v3/resources.xml',
   '/api/v3/resources/:resource/describe.xml',
+  '/organizations/:org/forms.xml',
 ];
 
 
@@ -407,7 +425,8 @@ export interface BatteryContext {
   resourceBodyLimitBytes: number;
 }
 
-function authHeaders(r: RouteCase, f: BatteryFixtures, adminToken: string): Record<string, string> {
+/** The credentials `r` takes, as `f`'s organization or device (or the admin). */
+export function authHeaders(r: RouteCase, f: BatteryFixtures, adminToken: string): Record<string, string> {
   switch (r.auth) {
     case 'admin':
       return { authorization: `Bearer ${adminToken}` };

@@ -34,6 +34,7 @@ export const directoryCommands = {
   listForms: 'directory.form.list',
   createForm: 'directory.form.create',
   getForm: 'directory.form.get',
+  lockForm: 'directory.form.lock',
   updateForm: 'directory.form.update',
   deleteForm: 'directory.form.delete',
   moveForm: 'directory.form.move',
@@ -70,7 +71,20 @@ export const groupIdPayload = z.object({ groupId: id });
 export const deviceViewGeneration = z.enum(['v1', 'v2']).default('v1');
 export type DeviceViewGeneration = z.infer<typeof deviceViewGeneration>;
 
-export const listDevicesPayload = z.object({ approvedOnly: z.boolean().default(true), view: deviceViewGeneration });
+/** The author listings' pages (`items` per page, `page` from 1): every device when neither is given. */
+export const authorsMaxItems = 1000;
+/** Groups v2's list (group.md): `filter` (part of the name, any case), a page (`items`, `page`): every group when none is given. */
+export const listGroupsPayload = z.object({
+  filter: z.string().max(255).optional(),
+  page: z.number().int().min(1).optional(),
+  items: z.number().int().min(1).max(1000, 'must be at most 1000').optional(),
+});
+export const listDevicesPayload = z.object({
+  approvedOnly: z.boolean().default(true),
+  view: deviceViewGeneration,
+  page: z.number().int().min(1).optional(),
+  items: z.number().int().min(1).max(authorsMaxItems, `must be at most ${authorsMaxItems}`).optional(),
+});
 export const deviceIdPayload = z.object({ deviceId: id });
 /** get and approve: a device id and the shape of the answer. */
 export const deviceViewPayload = z.object({ deviceId: id, view: deviceViewGeneration });
@@ -123,9 +137,13 @@ export const resolveDevicePayload = z.object({ ref: z.string().min(1).max(255) }
 export const resolveFormPayload = z.union([z.object({ namespace: z.string().min(1).max(1000) }), z.object({ formId: id })]);
 
 export const formIdPayload = z.object({ formId: id });
+/** The definition, optionally of one version (`"1.02"`, or the revision `2`): Formcast keeps the current one only. */
+export const getFormPayload = z.object({ formId: id, version: z.string().min(1).max(20).optional() });
 /** The definition is checked in depth by the directory's domain rules. */
 export const createFormPayload = z.object({ definition: z.unknown() });
 export const updateFormPayload = z.object({ formId: id, definition: z.unknown() });
+/** Lock (`locked: true`) or unlock a form. */
+export const lockFormPayload = z.object({ formId: id, locked: z.boolean() });
 export const moveFormPayload = z.object({ formId: id, group: text(255).trim().min(1) });
 
 // ---- views: the API's JSON shapes -------------------------------------------------------

@@ -112,8 +112,11 @@ const dispatchPage = {
 export const listDeviceDispatchesPayload = z.object({ deviceRef, ...dispatchPage });
 /** The organization's dispatches not yet ended, scheduled ones included, oldest first. */
 export const listOrganizationDispatchesPayload = z.object({ ...dispatchPage });
-/** One dispatch of the organization, in any state; `include_inputs` adds its payload as `inputs`. */
-export const getDispatchPayload = z.object({ dispatchId: id, include_inputs: z.boolean().default(false) });
+/**
+ * One dispatch of the organization, in any state; `include_inputs` adds its payload as
+ * `inputs`; with `deviceRef` (the device-scoped show), a dispatch of another device is unknown.
+ */
+export const getDispatchPayload = z.object({ dispatchId: id, include_inputs: z.boolean().default(false), deviceRef: deviceRef.optional() });
 export const revokeDispatchPayload = z.object({ dispatchId: id });
 
 export const deviceOneshotsPayload = z.object({ deviceRef });
@@ -245,6 +248,9 @@ export interface DispatchView {
   location: string | null;
   address: string | null;
   geofence_radius: number | null;
+  /** Whom it is assigned to, as the dispatch authors list them: the device's identifier (Formcast has no web users). */
+  author_identifier: string;
+  author_type: 'Device';
   /** With `include_inputs`: question -> value, as pushed. */
   inputs?: Record<string, unknown>;
 }

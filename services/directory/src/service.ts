@@ -6,6 +6,7 @@ import { openDirectoryStore } from './store/open-directory-store';
 import { directoryCommands as commands } from '@formcast/contracts';
 import type { DirectoryDeps } from './handlers/deps';
 import { approveDevice } from './handlers/approve-device';
+import { lockForm } from './handlers/lock-form';
 import { authenticateDevice } from './handlers/authenticate-device';
 import { authenticateToken } from './handlers/authenticate-token';
 import { createForm } from './handlers/create-form';
@@ -69,6 +70,7 @@ const handlers: CommandHandlers<typeof commands, DirectoryDeps> = {
   [commands.updateForm]: updateForm,
   [commands.deleteForm]: deleteForm,
   [commands.moveForm]: moveForm,
+  [commands.lockForm]: lockForm,
 };
 
 /**

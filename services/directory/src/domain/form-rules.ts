@@ -17,6 +17,7 @@ export function newForm(
     namespace,
     description: typeof definition.description === 'string' ? definition.description : '',
     revision: 1,
+    locked: false,
     definition: { ...definition, namespace },
     createdAt: place.now,
     updatedAt: place.now,
@@ -28,6 +29,7 @@ export function newForm(
  * by one, and the namespace never changes (a definition may repeat it, not change it).
  */
 export function reviseForm(form: Form, definition: FormDefinition, now: string): FormRevision {
+  if (form.locked) throw new AppError('conflict', `Form ${form.id} is locked: unlock it (PUT /api/v3/forms/${form.id}/unlock) to change its definition`);
   if (definition.namespace !== undefined && definition.namespace !== form.namespace) {
     throw new AppError('invalid', 'namespace: a form keeps its namespace; omit it or send the current one');
   }

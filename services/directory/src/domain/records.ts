@@ -95,6 +95,8 @@ export interface Form {
   /** Starts at 1, +1 on every new definition. */
   revision: number;
   groupId: number;
+  /** `PUT /api/v3/forms/<id>/lock` (form.md): a locked form takes no new definition until unlocked. */
+  locked: boolean;
   definition: FormDefinition;
   createdAt: string;
   updatedAt: string;

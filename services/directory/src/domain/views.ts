@@ -100,9 +100,9 @@ export function toFormListItemView(form: Form, groupNames: Map<number, string>):
   };
 }
 
-/** The form's definition, as posted, with its namespace. */
-export function toFormDefinitionView(form: Form): FormDefinition {
-  return { ...form.definition, namespace: form.namespace };
+/** The form's definition, as posted, with its namespace, version, description and group, as form.md shows it. */
+export function toFormDefinitionView(form: Form, groupNames: Map<number, string>): FormDefinition {
+  return { ...form.definition, namespace: form.namespace, version: formatFormVersion(form.revision), description: form.description, group: groupNames.get(form.groupId) ?? '' };
 }
 
 /** For other services: a template with its questions, to check pushed values and answers against. */

@@ -1,10 +1,17 @@
 import type { CommandHandler } from '@formcast/bus';
-import type { GroupView } from '@formcast/contracts';
-import { requireOrgId } from '@formcast/platform';
+import { listGroupsPayload, type GroupView } from '@formcast/contracts';
+import { parsePayload, requireOrgId } from '@formcast/platform';
 import { toGroupView } from '../domain/views';
 import type { DirectoryDeps } from './deps';
 
+/** Every group, or (groups v2, group.md) those whose name holds `filter` (any case), one page of them with `items` or `page` (100 a page by default). */
 export const listGroups =
   ({ store }: DirectoryDeps): CommandHandler =>
-  async (command): Promise<GroupView[]> =>
-    (await store.groups.list(requireOrgId(command))).map(toGroupView);
+  async (command): Promise<GroupView[]> => {
+    const { filter, page, items } = parsePayload(listGroupsPayload, command.payload ?? {});
+    const groups = (await store.groups.list(requireOrgId(command))).map(toGroupView);
+    const needle = filter?.toLowerCase();
+    const found = needle ? groups.filter((group) => group.name.toLowerCase().includes(needle)) : groups;
+    if (page === undefined && items === undefined) return found;
+    return found.slice(((page ?? 1) - 1) * (items ?? 100), (page ?? 1) * (items ?? 100));
+  };

@@ -136,6 +136,11 @@ export const directoryMigrations: Migration[] = [
       CREATE INDEX applied_commands_by_time ON applied_commands (applied_at);
     `,
   },
+  {
+    // PUT /api/v3/forms/<id>/lock and /unlock (form.md): a locked form takes no new definition.
+    version: 7,
+    up: `ALTER TABLE forms ADD COLUMN locked INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /**

@@ -21,6 +21,7 @@ describe('newForm', () => {
       namespace: place.generatedNamespace,
       description: 'Weekly',
       revision: 1,
+      locked: false,
       definition: { ...definition, namespace: place.generatedNamespace },
       createdAt: now,
       updatedAt: now,
@@ -61,5 +62,14 @@ describe('reviseForm', () => {
       'invalid',
       'namespace: a form keeps its namespace; omit it or send the current one',
     ]);
+  });
+});
+
+describe('reviseForm on a locked form', () => {
+  it('refuses a new definition with 409 naming the unlock, and takes one once unlocked', () => {
+    const form = { ...newForm({ type: 'root', title: 'Inspection', children: [] }, { orgId: 1, groupId: 1, generatedNamespace: 'http://x/ns', now: '2024-01-01T00:00:00Z' }), id: 5 };
+    const definition = { type: 'root' as const, title: 'Inspection 2', children: [] };
+    expect(() => reviseForm({ ...form, locked: true }, definition, '2024-01-02T00:00:00Z')).toThrow(/Form 5 is locked: unlock it \(PUT \/api\/v3\/forms\/5\/unlock\)/);
+    expect(reviseForm(form, definition, '2024-01-02T00:00:00Z').revision).toBe(2);
   });
 });

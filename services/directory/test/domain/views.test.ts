@@ -44,6 +44,7 @@ const form: Form = {
   description: 'Weekly',
   revision: 3,
   groupId: 2,
+  locked: false,
   definition: { type: 'root', title: 'Inspection', children: [{ identifier: 'site', type: 'text' }] },
   createdAt,
   updatedAt: createdAt,
@@ -143,8 +144,8 @@ describe('views', () => {
     expect(toFormListItemView({ ...form, groupId: 4 }, groupNames).group).toBe('');
   });
 
-  it("shows a form's definition with its namespace, and gives other services its questions", () => {
-    expect(toFormDefinitionView(form)).toEqual({ ...form.definition, namespace: form.namespace });
+  it("shows a form's definition with its namespace, version, description and group, and gives other services its questions", () => {
+    expect(toFormDefinitionView(form, new Map([[2, 'North']]))).toEqual({ ...form.definition, namespace: form.namespace, version: '1.02', description: 'Weekly', group: 'North' });
     expect(toResolvedForm(form)).toEqual({
       id: 9,
       orgId: 7,

@@ -57,6 +57,7 @@ export class DirectoryContractFixtures {
       namespace: extra.namespace ?? `http://forms.example.com/${uniqueName('form')}`,
       description: 'Weekly site inspection',
       revision: 1,
+      locked: false,
       definition: this.definition(title),
       createdAt,
       updatedAt: createdAt,

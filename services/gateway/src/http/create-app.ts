@@ -10,6 +10,7 @@ import { deviceRoutes } from '../routes/devices';
 import { deviceV2Routes } from '../routes/devices-v2';
 import { enrollmentRoutes } from '../routes/enrollment';
 import { formRoutes } from '../routes/forms';
+import { formV3Routes } from '../routes/forms-v3';
 import { groupRoutes } from '../routes/groups';
 import { groupV2Routes } from '../routes/groups-v2';
 import { healthRoutes } from '../routes/health';
@@ -26,6 +27,7 @@ import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDevi
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
 import { errorHandler } from './error-handler';
+import { decideFormatSuffix } from './format-suffix';
 import { useHttpMetrics, type HttpMetricsOptions } from './http-metrics';
 import { useHttpTracing } from './http-tracing';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
@@ -88,6 +90,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(openApiRoutes());
   app.use(refuseUnwritableUrl);
   app.use('/console', consoleStatic());
+  // Before any route, its authentication or its body: a `.JSON` is `.json`, a `.foo` is 404 here.
+  app.use(decideFormatSuffix);
   // Resources read their own, larger bodies: mounted before the global parser would refuse them.
   const resourceDeps = {
     send,
@@ -115,6 +119,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(groupV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(formV3Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
   app.use('/device', limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, deviceSideRoutes({ send }));
 

@@ -21,9 +21,9 @@ interface PathCheck {
   check: (lookup: Lookup, ids: string[], req: Request) => Promise<unknown>;
 }
 
-/** One path segment, without a `.json`/`.xml` suffix. */
+/** One path segment, without a `.json`/`.xml` suffix (in any case, as the router takes paths and format-suffix.ts suffixes). */
 const id = '([^/]+?)(?:\\.(?:json|xml))?';
-const segment = (pattern: string) => new RegExp(`^${pattern}(?:/|$)`);
+const segment = (pattern: string) => new RegExp(`^${pattern}(?:/|$)`, 'i');
 
 function decoded(part: string): string {
   try {
@@ -47,14 +47,14 @@ async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string)
  */
 const pathChecks: PathCheck[] = [
   {
-    path: segment(`(?:/api)?/organizations/[^/]+/groups/${id}`),
+    path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/groups/${id}`),
     check: async (lookup, [group]) => {
       const groupId = pathId(group, 'Group');
       const groups = await lookup<GroupView[]>(directoryCommands.listGroups, {});
       if (!groups.some((item) => item.id === groupId)) throw new AppError('not_found', `Group ${groupId} does not exist`);
     },
   },
-  { path: segment(`(?:/api)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
+  { path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
   { path: segment(`/organizations/[^/]+/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
   {
     path: segment(`/clients/${id}/oneshots/${id}`),

@@ -13,6 +13,9 @@ import type { ResponseFormat } from './response-format';
 export function sendError(res: Response, error: ErrorBody, format: ResponseFormat | undefined): void {
   const status = errorStatus[error.code];
   res.status(status);
+  // The reason in a `Message` header too, as form.md tells clients to read it (any failure: one rule). A header carries
+  // one line of visible ASCII: anything else becomes a space or `?`, and it is cut at 500 characters.
+  res.setHeader('Message', error.message.replace(/[\r\n\t]+/g, ' ').replace(/[^\x20-\x7e]/g, '?').slice(0, 500));
   if (status === 304) {
     res.end();
     return;

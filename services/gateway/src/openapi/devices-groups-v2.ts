@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { listGroupsPayload } from '@formcast/contracts';
+import { fieldOf } from './json-schema';
 import type { OperationSpec, PathTable } from './operation';
 import { deleteDevice, devicePatchBody, groupOperations } from './organizations';
 import { deviceV2View } from './views';
@@ -16,6 +18,14 @@ const updateDevice: OperationSpec = {
   body: devicePatchBody,
   answers: { 202: { description: 'The device as it now is (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
   errors: [400, 404],
+};
+
+const approveDevice: OperationSpec = {
+  summary: 'Approve a pending device',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
+  errors: [404],
 };
 
 export const devicesGroupsV2Paths: PathTable = {
@@ -39,26 +49,33 @@ export const devicesGroupsV2Paths: PathTable = {
       summary: 'Show a device (second generation)',
       auth: 'apiToken',
       suffixes: '.json|.xml',
-      answers: { 200: { description: 'JSON unless asked for XML', json: oneDevice, xml: deviceXml } },
+      answers: { 200: { description: 'JSON unless asked for XML: the bare device, as v2/devices.md shows it', json: deviceV2View, xml: deviceXml } },
       errors: [404],
     },
+    delete: { ...deleteDevice, summary: `${deleteDevice.summary} (under /api/v2 too, as the product's README lists it)` },
   },
   '/api/organizations/{orgId}/devices/{deviceId}': {
     put: updateDevice,
     patch: { ...updateDevice, summary: 'Update a device (PATCH: the same as PUT)' },
     delete: deleteDevice,
   },
-  '/api/organizations/{orgId}/devices/{deviceId}/approve': {
-    post: {
-      summary: 'Approve a pending device',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDevice, xml: deviceXml } },
-      errors: [404],
-    },
-  },
+  '/api/organizations/{orgId}/devices/{deviceId}/approve': { post: approveDevice },
+  '/api/v2/organizations/{orgId}/devices/{deviceId}/approve': { post: { ...approveDevice, summary: `${approveDevice.summary} (under /api/v2 too, as api_v2_readme.md lists it)` } },
   '/api/v2/organizations/{orgId}/groups': {
-    get: groupOperations.list('Second generation: the first generation\'s groups, one record on both.'),
+    get: {
+      ...groupOperations.list('Second generation: the first generation\'s groups, one record on both. `filter`, `items` and `page` as group.md documents them (`tags[]` is not built yet).'),
+      query: {
+        filter: { schema: fieldOf(listGroupsPayload, 'filter'), description: 'Part of the name, any case (filter=Def finds Default)' },
+        page: { schema: fieldOf(listGroupsPayload, 'page'), description: 'The page, from 1 (every group when neither `page` nor `items` is given)' },
+        items: { schema: fieldOf(listGroupsPayload, 'items'), description: 'Groups per page (100 when only `page` is given)' },
+      },
+      errors: [400, 404],
+    },
+    post: { ...groupOperations.create(), summary: `${groupOperations.create().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
+  },
+  '/api/v2/organizations/{orgId}/groups/{groupId}': {
+    put: { ...groupOperations.update(), summary: `${groupOperations.update().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
+    delete: { ...groupOperations.delete(), summary: `${groupOperations.delete().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
   },
   '/api/organizations/{orgId}/groups': {
     post: groupOperations.create(),

@@ -167,8 +167,14 @@ export const organizationPaths: PathTable = {
     get: {
       summary: 'List forms (templates)',
       auth: 'apiToken',
-      suffixes: '.json',
-      answers: { 200: { description: 'The organization\'s forms', json: z.strictObject({ forms: z.array(formListItemView) }) } },
+      suffixes: '.json|.xml',
+      answers: {
+        200: {
+          description: 'The organization\'s forms (JSON unless asked for XML)',
+          json: z.strictObject({ forms: z.array(formListItemView) }),
+          xml: '`<forms type="array"><form><id type="integer"/><name/><namespace/><version/><description/><group/></form>…</forms>` (form.md)',
+        },
+      },
       errors: [404],
     },
     post: {
@@ -186,8 +192,14 @@ export const organizationPaths: PathTable = {
       summary: 'Show a form\'s definition',
       auth: 'apiToken',
       suffixes: '.json',
-      answers: { 200: { description: 'The definition as posted, with its namespace', json: formDefinitionView } },
-      errors: [404],
+      query: {
+        version: {
+          schema: { type: 'string', pattern: '^[0-9]{1,9}(\\.[0-9]{1,9})?$' },
+          description: 'A version ("1.02") or revision (2): only the current one is kept, another is 404 naming it',
+        },
+      },
+      answers: { 200: { description: 'The definition as posted, with its namespace, version, description and group', json: formDefinitionView } },
+      errors: [400, 404],
     },
     put: {
       summary: 'Replace a form\'s definition (a new version; the namespace never changes)',
@@ -195,7 +207,7 @@ export const organizationPaths: PathTable = {
       suffixes: '.json',
       body: { json: { type: 'object', description: 'the new form definition' } },
       answers: { 202: { description: 'The form at its new version', json: formUpdatedView } },
-      errors: [400, 404],
+      errors: [400, 404, 409],
     },
     delete: {
       summary: 'Delete a form',
@@ -209,10 +221,39 @@ export const organizationPaths: PathTable = {
     post: {
       summary: 'Move a form to another group',
       auth: 'apiToken',
-      suffixes: '.json',
-      body: { json: { type: 'object', properties: { group: schemaOf(moveFormPayload.shape.group, 'input') }, required: ['group'] } },
-      answers: { 200: { description: 'The form in its new group', json: z.strictObject({ form: formListItemView }) } },
+      suffixes: '.json|.xml',
+      body: {
+        json: { type: 'object', properties: { group: schemaOf(moveFormPayload.shape.group, 'input') }, required: ['group'] },
+        xml: '`<form_properties><group>Unpublished</group></form_properties>` (form.md)',
+      },
+      answers: {
+        200: {
+          description: 'The form in its new group (JSON unless the suffix, Content-Type or Accept asks for XML)',
+          json: z.strictObject({ form: formListItemView }),
+          xml: '`<form><id type="integer"/><namespace/><name/><version/><description/><group/></form>`',
+        },
+      },
       errors: [400, 404],
+    },
+  },
+  '/api/v3/forms/{formId}/lock': {
+    put: {
+      summary: 'Lock a form: it takes no new definition (409) until unlocked (form.md)',
+      description: 'A failure says why in the `Message` header, as every failure does.',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Locked (empty body); locking a locked form is no error' } },
+      errors: [404],
+    },
+  },
+  '/api/v3/forms/{formId}/unlock': {
+    put: {
+      summary: 'Unlock a form (form.md)',
+      description: 'A failure says why in the `Message` header, as every failure does.',
+      auth: 'apiToken',
+      suffixes: '.json|.xml',
+      answers: { 200: { description: 'Unlocked (empty body)' } },
+      errors: [404],
     },
   },
   '/organizations/{orgId}/oneshots': {

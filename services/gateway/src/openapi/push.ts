@@ -8,7 +8,7 @@ import {
 } from '@formcast/contracts';
 import { bodyOf, fieldOf, type JsonSchema } from './json-schema';
 import type { OperationSpec, PathTable } from './operation';
-import { authorsAnswer, badgeView, bulkDispatchResult, dispatchView, oneshotCreatedView, outstandingOneshotView } from './views';
+import { authorsAnswer, authorsQuery, badgeView, bulkDispatchResult, dispatchView, oneshotCreatedView, outstandingOneshotView } from './views';
 
 /** The push API of every generation: oneshots (v1), dispatches (v2, v3), bulk dispatch, the badge. */
 
@@ -28,7 +28,7 @@ const dispatchBodyWords =
   '`payload` is required (it may be `{}`) and is checked against the template\'s questions. `scheduled_at` in the future holds the dispatch back until then.';
 
 const outstandingXml = '`<form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>`';
-const dispatchXml = '`<dispatch><id type="integer"/><name/><namespace/><version/><organization-id/><device-id/><description/><parent-form-id/><parent-form-version/><created-at type="dateTime"/><updated-at/><scheduled-at/><location/><address/><geofence-radius/>[<inputs>…</inputs>]</dispatch>`';
+const dispatchXml = '`<dispatch><id type="integer"/><name/><namespace/><version/><organization-id/><device-id/><description/><parent-form-id/><parent-form-version/><created-at type="dateTime"/><updated-at/><scheduled-at/><location/><address/><geofence-radius/><author-identifier/><author-type/>[<inputs>…</inputs>]</dispatch>`';
 const dispatchesXml = '`<dispatches type="array"><dispatch>…</dispatch>…</dispatches>`';
 
 const page = {
@@ -36,6 +36,54 @@ const page = {
   items: { schema: fieldOf(listDeviceDispatchesPayload, 'items'), description: 'Dispatches per page' },
 };
 const pageHeaders = { 'X-Total-Count': 'How many dispatches there are in all' };
+
+const includeInputsQuery = {
+  include_inputs: { schema: { ...fieldOf(getDispatchPayload, 'include_inputs'), type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Add its payload as `inputs`' },
+};
+
+const listDeviceDispatches: OperationSpec = {
+  summary: 'The device\'s dispatches not yet ended (scheduled ones included), oldest first',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  query: page,
+  answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
+  errors: [400, 404],
+};
+
+const destroyAll: OperationSpec = {
+  summary: 'Revoke every dispatch of the device not yet ended',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  answers: { 200: { description: 'Revoked (empty body)' } },
+  errors: [404],
+};
+
+const updateDispatch: OperationSpec = {
+  summary: 'Update a dispatch (payload replaced; name, description and the dispatch fields when given)',
+  description: 'A different `scheduled_at` once the dispatch is delivered is a 400.',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  body: { json: updateBody, xml: oneshotXml },
+  answers: { 202: { description: 'The dispatch as it now is', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
+  errors: [400, 404],
+};
+
+const revokeDispatch: OperationSpec = {
+  summary: 'Revoke a dispatch of the device',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  answers: { 200: { description: 'Revoked (empty body)' } },
+  errors: [404],
+};
+
+const listOrganizationDispatches: OperationSpec = {
+  summary: 'The organization\'s dispatches not yet ended (scheduled ones included), oldest first',
+  auth: 'apiToken',
+  suffixes: '.json|.xml',
+  query: page,
+  answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
+  errors: [400],
+};
 
 const createDispatch: OperationSpec = {
   summary: 'Create a dispatch on the device',
@@ -135,71 +183,50 @@ export const pushPaths: PathTable = {
       summary: 'The possible authors: the organization\'s approved devices',
       auth: 'apiToken',
       suffixes: '.json|.xml',
+      query: authorsQuery,
       answers: {
         200: authorsAnswer,
       },
+      errors: [400],
     },
   },
   '/api/v3/devices/{deviceRef}/dispatches': {
-    get: {
-      summary: 'The device\'s dispatches not yet ended (scheduled ones included), oldest first',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      query: page,
-      answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
-      errors: [400, 404],
-    },
+    get: listDeviceDispatches,
     post: createDispatch,
   },
   '/api/v2/devices/{deviceRef}/dispatches': {
+    get: { ...listDeviceDispatches, summary: `${listDeviceDispatches.summary} (second generation, as pydevice 0.3.3 calls it: the v3 list)` },
     post: { ...createDispatch, summary: 'Create a dispatch on the device (second generation: the v3 create)' },
   },
-  '/api/v3/devices/{deviceRef}/dispatches/destroy_all': {
-    post: {
-      summary: 'Revoke every dispatch of the device not yet ended',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'Revoked (empty body)' } },
-      errors: [404],
-    },
-  },
+  '/api/v3/devices/{deviceRef}/dispatches/destroy_all': { post: destroyAll },
+  '/api/v2/devices/{deviceRef}/dispatches/destroy_all': { post: { ...destroyAll, summary: `${destroyAll.summary} (second generation, as pydevice 0.3.3 calls it)` } },
   '/api/v3/devices/{deviceRef}/dispatches/{dispatchId}': {
-    patch: {
-      summary: 'Update a dispatch (payload replaced; name, description and the dispatch fields when given)',
-      description: 'A different `scheduled_at` once the dispatch is delivered is a 400.',
+    get: {
+      summary: 'One dispatch of the device, in any state (another device\'s is 404)',
       auth: 'apiToken',
       suffixes: '.json|.xml',
-      body: { json: updateBody, xml: oneshotXml },
-      answers: { 202: { description: 'The dispatch as it now is', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
+      query: includeInputsQuery,
+      answers: { 200: { description: 'The dispatch, bare (`{"id":…}`), as the organization-wide show', json: dispatchView, xml: dispatchXml } },
       errors: [400, 404],
     },
-    delete: {
-      summary: 'Revoke a dispatch of the device',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'Revoked (empty body)' } },
-      errors: [404],
-    },
+    patch: updateDispatch,
+    delete: revokeDispatch,
   },
-  '/api/v3/organization_dispatches': {
-    get: {
-      summary: 'The organization\'s dispatches not yet ended (scheduled ones included), oldest first',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      query: page,
-      answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
-      errors: [400],
-    },
+  '/api/v2/devices/{deviceRef}/dispatches/{dispatchId}': {
+    patch: { ...updateDispatch, summary: `${updateDispatch.summary} (second generation, as pydevice 0.3.3 calls it)` },
+    delete: { ...revokeDispatch, summary: `${revokeDispatch.summary} (second generation, as pydevice 0.3.3 calls it)` },
+  },
+  '/api/v3/organization_dispatches': { get: listOrganizationDispatches },
+  '/api/v2/organizations/{orgId}/dispatches': {
+    get: { ...listOrganizationDispatches, summary: `${listOrganizationDispatches.summary} (second generation, as pydevice 0.3.3 calls it)`, errors: [400, 404] },
   },
   '/api/v3/dispatches/{dispatchId}': {
     get: {
       summary: 'One dispatch, in any state',
       auth: 'apiToken',
       suffixes: '.json|.xml',
-      query: {
-        include_inputs: { schema: { ...fieldOf(getDispatchPayload, 'include_inputs'), type: 'string', enum: ['true', 'false', '1', '0'] }, description: 'Add its payload as `inputs`' },
-      },
-      answers: { 200: { description: 'The dispatch', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
+      query: includeInputsQuery,
+      answers: { 200: { description: 'The dispatch, bare (`{"id":…}`), as v3/dispatch.md shows it', json: dispatchView, xml: dispatchXml } },
       errors: [400, 404],
     },
     delete: {

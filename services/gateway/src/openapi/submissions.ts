@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listFormSubmissionsPayload } from '@formcast/contracts';
 import { fieldOf } from './json-schema';
 import type { PathTable } from './operation';
-import { authorsAnswer, submissionDatabasePageView } from './views';
+import { authorsAnswer, authorsQuery, submissionDatabasePageView } from './views';
 
 /** Submissions through the API token: on behalf of a device (v3), authors, one instance (v3), the submissions database. */
 
@@ -43,9 +43,11 @@ export const submissionPaths: PathTable = {
       summary: 'The possible authors of submissions: the organization\'s approved devices',
       auth: 'apiToken',
       suffixes: '.json|.xml',
+      query: authorsQuery,
       answers: {
         200: authorsAnswer,
       },
+      errors: [400],
     },
   },
   '/api/v3/submissions/{submissionId}': {

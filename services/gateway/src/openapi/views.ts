@@ -6,6 +6,7 @@ import {
   xmlFormatParameters,
   destinationFormats,
   destinationTransports,
+  listDevicesPayload,
   type ApiTokenView,
   type BulkDispatchResult,
   type DeadLetterQueueView,
@@ -42,7 +43,7 @@ import {
 } from '@formcast/contracts';
 import type { AuthorView } from '../render/authors';
 import type { ResourceWithStatusView } from '../render/resources-xml';
-import { viewSchema } from './json-schema';
+import { fieldOf, viewSchema } from './json-schema';
 
 /*
  * The answers' JSON shapes. The contracts declare views as TypeScript interfaces (types
@@ -79,6 +80,8 @@ export const dispatchView = viewSchema<DispatchView>()(
     location: z.string().nullable(),
     address: z.string().nullable(),
     geofence_radius: z.number().nullable(),
+    author_identifier: z.string().describe("the device's identifier, as the dispatch authors list it"),
+    author_type: z.literal('Device').describe('Formcast has no web users'),
     inputs: z.record(z.string(), z.unknown()).optional().describe('with `include_inputs=true`: question → value, as pushed'),
   }),
 );
@@ -93,6 +96,12 @@ export const bulkDispatchResult = viewSchema<BulkDispatchResult>()(
 export const authorView = viewSchema<AuthorView>()(
   z.strictObject({ identifier: z.string(), type: z.literal('Device'), name: z.string(), email: z.null() }),
 );
+
+/** The query of both author listings: `page` and `items`. */
+export const authorsQuery = {
+  page: { schema: fieldOf(listDevicesPayload, 'page'), description: 'The page, from 1 (every author when neither `page` nor `items` is given)' },
+  items: { schema: fieldOf(listDevicesPayload, 'items'), description: 'Authors per page (100 when only `page` is given)' },
+};
 
 /** The answer of both author listings (dispatch and submission authors: the same devices). */
 export const authorsAnswer = {
@@ -244,8 +253,15 @@ export const formUpdatedView = viewSchema<FormUpdatedView>()(
 
 /** A template's definition as posted, with its namespace (its questions are the client's own shape). */
 export const formDefinitionView = z
-  .looseObject({ namespace: z.string(), title: z.string().optional(), children: z.array(z.unknown()).optional() })
-  .describe('the definition as posted (type, title, children…), with its namespace');
+  .looseObject({
+    namespace: z.string(),
+    title: z.string().optional(),
+    children: z.array(z.unknown()).optional(),
+    version: z.string().describe('"1.00", "1.01"…'),
+    description: z.string(),
+    group: z.string().describe("the name of the form's group"),
+  })
+  .describe('the definition as posted (type, title, children…), with its namespace, version, description and group (form.md)');
 
 export const resourceListItemView = viewSchema<ResourceListItemView>()(
   z.strictObject({ id, original_filename: z.string(), version: z.number().int().min(0), description: z.string() }),

@@ -28,6 +28,8 @@ function dispatchElement(dispatch: DispatchView): Record<string, unknown> {
     location: xmlNullableText(dispatch.location),
     address: xmlNullableText(dispatch.address),
     'geofence-radius': xmlFloat(dispatch.geofence_radius),
+    'author-identifier': dispatch.author_identifier,
+    'author-type': dispatch.author_type,
   };
   if (dispatch.inputs !== undefined) element['inputs'] = inputElements(dispatch.inputs);
   return element;

@@ -24,5 +24,8 @@ export function deviceV2Routes({ send, authenticate }: DeviceV2RouteDeps): Route
   router.patch('/api/organizations/:orgId/devices/:deviceId{.:format}', ...ownOrganization, updateDevice(send, secondGeneration));
   router.delete('/api/organizations/:orgId/devices/:deviceId{.:format}', ...ownOrganization, deleteDevice(send));
   router.post('/api/organizations/:orgId/devices/:deviceId/approve{.:format}', ...ownOrganization, approveDevice(send, secondGeneration));
+  // Under /api/v2 too, as the product's README and api_v2_readme.md list them.
+  router.delete('/api/v2/organizations/:orgId/devices/:deviceId{.:format}', ...ownOrganization, deleteDevice(send));
+  router.post('/api/v2/organizations/:orgId/devices/:deviceId/approve{.:format}', ...ownOrganization, approveDevice(send, secondGeneration));
   return router;
 }

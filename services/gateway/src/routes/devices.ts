@@ -31,9 +31,16 @@ function renderMany(generation: DeviceGeneration, devices: AnyDeviceView[]): str
   return generation.view === 'v2' ? renderDevicesV2Xml(devices as DeviceV2View[]) : renderDevicesXml(devices as DeviceView[]);
 }
 
-function sendDevice(req: Request, res: Response, generation: DeviceGeneration, device: AnyDeviceView, fallback = generation.fallback): void {
+/** `{"device":{…}}` in JSON, or the bare device (`json: 'bare'`: the second generation's show, as v2/devices.md shows it); `<device>` in XML. */
+function sendDevice(
+  req: Request,
+  res: Response,
+  generation: DeviceGeneration,
+  device: AnyDeviceView,
+  { fallback = generation.fallback, json = 'wrapped' }: { fallback?: ResponseFormat; json?: 'bare' | 'wrapped' } = {},
+): void {
   if (responseFormat(req, fallback) === 'xml') res.type('application/xml').send(renderOne(generation, device));
-  else res.json({ device });
+  else res.json(json === 'bare' ? device : { device });
 }
 
 /**
@@ -50,10 +57,12 @@ export function listDevices(send: SendCommand, generation: DeviceGeneration): Re
   };
 }
 
+/** The first generation's show wraps (`{"device":{…}}`); the second's is the bare device, as v2/devices.md shows it. */
 export function showDevice(send: SendCommand, generation: DeviceGeneration): RequestHandler {
   return async (req, res) => {
     const deviceId = pathId(req.params['deviceId'], 'Device');
-    sendDevice(req, res, generation, await send<AnyDeviceView>(req, directoryCommands.getDevice, { deviceId, view: generation.view }));
+    const device = await send<AnyDeviceView>(req, directoryCommands.getDevice, { deviceId, view: generation.view });
+    sendDevice(req, res, generation, device, { json: generation.view === 'v2' ? 'bare' : 'wrapped' });
   };
 }
 
@@ -82,7 +91,7 @@ export function approveDevice(send: SendCommand, generation: DeviceGeneration): 
   return async (req, res) => {
     const deviceId = pathId(req.params['deviceId'], 'Device');
     const device = await send<AnyDeviceView>(req, directoryCommands.approveDevice, { deviceId, view: generation.view });
-    sendDevice(req, res, generation, device, 'json');
+    sendDevice(req, res, generation, device, { fallback: 'json' });
   };
 }
 

@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { pushCommands, type DispatchPageView, type DispatchView, type OneshotCreatedView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
+import { requireOwnOrganization } from '../http/organization-scope';
 import { pageQuery } from '../http/page-query';
 import { pathId } from '../http/path-params';
 import { responseFormat } from '../http/response-format';
@@ -34,11 +35,15 @@ function sendPage(req: Request, res: Response, page: DispatchPageView): void {
   else res.json({ dispatches: page.dispatches });
 }
 
-/** One dispatch, wrapped as this API wraps one record (`{"device":{…}}`): `{"dispatch":{…}}` or `<dispatch>`. */
-function sendDispatch(req: Request, res: Response, dispatch: DispatchView): void {
+/**
+ * One dispatch: `<dispatch>` in XML; in JSON bare on the shows, as v3/dispatch.md shows
+ * `GET /api/v3/dispatches/<id>.json` (`{"id":296,…}`), and `{"dispatch":{…}}` on the create
+ * and update answers, which the docs show no body of (Formcast's, kept for its clients).
+ */
+function sendDispatch(req: Request, res: Response, dispatch: DispatchView, json: 'bare' | 'wrapped'): void {
   // JSON unless the path or Accept asks for XML: a create or update answers so whatever its body was.
   if (responseFormat(req, 'json', { byContentType: false }) === 'xml') res.type('application/xml').send(renderDispatchXml(dispatch));
-  else res.json({ dispatch });
+  else res.json(json === 'bare' ? dispatch : { dispatch });
 }
 
 /**
@@ -52,48 +57,65 @@ export function dispatchRoutes({ send, authenticate }: DispatchRouteDeps): Route
   const router = Router();
   const deviceRef = (req: Request) => String(req.params['deviceRef']);
   const dispatchId = (req: Request) => pathId(req.params['dispatchId'], 'Dispatch');
-  const readDispatch = (req: Request, id: number, withInputs = false) =>
-    send<DispatchView>(req, pushCommands.getDispatch, { dispatchId: id, include_inputs: withInputs });
+  const readDispatch = (req: Request, id: number, withInputs = false, ofDevice?: string) =>
+    send<DispatchView>(req, pushCommands.getDispatch, { dispatchId: id, include_inputs: withInputs, deviceRef: ofDevice });
+  const ownOrganization = [authenticate, requireOwnOrganization];
 
   router.get('/api/v3/dispatch_authors{.:format}', authenticate, authorsRoute(send));
 
-  router.get('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, async (req, res) => {
+  // The v2 paths are pydevice 0.3.3's (a real client of the second generation): the v3 handlers.
+  const listOfDevice: RequestHandler = async (req, res) => {
     sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listDeviceDispatches, { deviceRef: deviceRef(req), ...pageOf(req) }));
-  });
+  };
+  router.get('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, listOfDevice);
+  router.get('/api/v2/devices/:deviceRef/dispatches{.:format}', authenticate, listOfDevice);
 
   const create: RequestHandler = async (req, res) => {
     const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req) });
     const dispatch = await readDispatch(req, created.id);
     res.status(202);
-    sendDispatch(req, res, dispatch);
+    sendDispatch(req, res, dispatch, 'wrapped');
   };
   router.post('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, create);
   router.post('/api/v2/devices/:deviceRef/dispatches{.:format}', authenticate, create);
 
-  router.post('/api/v3/devices/:deviceRef/dispatches/destroy_all{.:format}', authenticate, async (req, res) => {
+  const destroyAll: RequestHandler = async (req, res) => {
     await send(req, pushCommands.revokeAllOneshots, { deviceRef: deviceRef(req) });
     res.status(200).end();
+  };
+  router.post('/api/v3/devices/:deviceRef/dispatches/destroy_all{.:format}', authenticate, destroyAll);
+  router.post('/api/v2/devices/:deviceRef/dispatches/destroy_all{.:format}', authenticate, destroyAll);
+
+  // The device-scoped show: bare, as the organization-wide one; another device's dispatch is 404.
+  router.get('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+    sendDispatch(req, res, await readDispatch(req, dispatchId(req), includeInputs(req), deviceRef(req)), 'bare');
   });
 
-  router.patch('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+  const update: RequestHandler = async (req, res) => {
     const id = dispatchId(req);
     await send(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), id));
     const dispatch = await readDispatch(req, id);
     res.status(202);
-    sendDispatch(req, res, dispatch);
-  });
+    sendDispatch(req, res, dispatch, 'wrapped');
+  };
+  router.patch('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, update);
+  router.patch('/api/v2/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, update);
 
-  router.delete('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
+  const revoke: RequestHandler = async (req, res) => {
     await send(req, pushCommands.revokeOneshot, { deviceRef: deviceRef(req), oneshotId: dispatchId(req) });
     res.status(200).end();
-  });
+  };
+  router.delete('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, revoke);
+  router.delete('/api/v2/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, revoke);
 
-  router.get('/api/v3/organization_dispatches{.:format}', authenticate, async (req, res) => {
+  const listOfOrganization: RequestHandler = async (req, res) => {
     sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listOrganizationDispatches, pageOf(req)));
-  });
+  };
+  router.get('/api/v3/organization_dispatches{.:format}', authenticate, listOfOrganization);
+  router.get('/api/v2/organizations/:orgId/dispatches{.:format}', ...ownOrganization, listOfOrganization);
 
   router.get('/api/v3/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
-    sendDispatch(req, res, await readDispatch(req, dispatchId(req), includeInputs(req)));
+    sendDispatch(req, res, await readDispatch(req, dispatchId(req), includeInputs(req)), 'bare');
   });
 
   router.delete('/api/v3/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {

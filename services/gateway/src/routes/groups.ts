@@ -96,10 +96,10 @@ function groupPatchFromBody(req: Request): GroupPatch {
   throw new AppError('invalid', 'Send XML <group> or JSON {"group": {…}}');
 }
 
-/** List: XML unless the path or Accept asks for JSON, as the real product answers. */
-export function listGroups(send: SendCommand): RequestHandler {
+/** List: XML unless the path or Accept asks for JSON, as the real product answers; `query` gives a generation's filters. */
+export function listGroups(send: SendCommand, query: (req: Request) => object = () => ({})): RequestHandler {
   return async (req, res) => {
-    const groups = await send<GroupView[]>(req, directoryCommands.listGroups, {});
+    const groups = await send<GroupView[]>(req, directoryCommands.listGroups, query(req));
     if (responseFormat(req, 'xml') === 'xml') res.type('application/xml').send(renderGroupsXml(groups));
     else res.json({ groups });
   };

@@ -84,11 +84,15 @@ function submissionIds(text: string | undefined): number[] | undefined {
   });
 }
 
-/** The organization's approved devices as authors (`submission_authors`, `dispatch_authors`): JSON `{"authors":[…]}` or XML. */
+/**
+ * The organization's approved devices as authors (`submission_authors`, `dispatch_authors`):
+ * JSON `{"authors":[…]}` or XML; a page of them with `items` (per page) or `page` (from 1).
+ */
 export function authorsRoute(send: SendCommand): RequestHandler {
   return async (req, res) => {
     const format = responseFormat(req, 'json');
-    const authors = (await send<DeviceView[]>(req, directoryCommands.listDevices, { approvedOnly: true })).map(toAuthorView);
+    const page = { page: pageQuery(req, 'page'), items: pageQuery(req, 'items') };
+    const authors = (await send<DeviceView[]>(req, directoryCommands.listDevices, { approvedOnly: true, ...page })).map(toAuthorView);
     if (format === 'xml') res.type('application/xml').send(renderAuthorsXml(authors));
     else res.json({ authors });
   };

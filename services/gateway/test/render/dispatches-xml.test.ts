@@ -20,6 +20,8 @@ const scheduled: DispatchView = {
   location: 'lat=35.77, long=-78.63',
   address: 'Raleigh & Durham',
   geofence_radius: 150.5,
+  author_identifier: 'Android_1234',
+  author_type: 'Device',
 };
 
 const atOnce: DispatchView = { ...scheduled, id: 297, description: '', scheduled_at: null, location: null, address: null, geofence_radius: null };
@@ -46,6 +48,8 @@ describe('renderDispatchesXml', () => {
           '    <location>lat=35.77, long=-78.63</location>',
           '    <address>Raleigh &amp; Durham</address>',
           '    <geofence-radius type="float">150.5</geofence-radius>',
+          '    <author-identifier>Android_1234</author-identifier>',
+          '    <author-type>Device</author-type>',
           '  </dispatch>',
           '</dispatches>',
           '',
@@ -76,7 +80,7 @@ describe('renderDispatchXml', () => {
   it('writes one <dispatch> root with the same elements', () => {
     const xml = renderDispatchXml(atOnce);
     expect(xml.startsWith(`${declaration}<dispatch>\n  <id type="integer">297</id>\n`)).toBe(true);
-    expect(xml.endsWith('  <geofence-radius type="float" nil="true"/>\n</dispatch>\n')).toBe(true);
+    expect(xml.endsWith('  <geofence-radius type="float" nil="true"/>\n  <author-identifier>Android_1234</author-identifier>\n  <author-type>Device</author-type>\n</dispatch>\n')).toBe(true);
     expect(xml).not.toContain('<inputs');
   });
 

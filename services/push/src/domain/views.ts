@@ -52,6 +52,8 @@ export function toDispatchView(d: DispatchSummary, inputs?: Record<string, unkno
     location: d.location,
     address: d.address,
     geofence_radius: d.geofenceRadius,
+    author_identifier: d.deviceIdentifier,
+    author_type: 'Device',
     ...(inputs === undefined ? {} : { inputs }),
   };
 }

@@ -20,6 +20,8 @@ export interface FormStore {
   revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form>;
   /** Moves the form into the group (unknown/foreign group: 'not_found'). */
   move(orgId: number, formId: number, groupId: number, movedAt: string): Promise<Form>;
+  /** Locks or unlocks the form (unknown: 'not_found'); answers it as it now is. */
+  setLocked(orgId: number, formId: number, locked: boolean, at: string): Promise<Form>;
   /** Answers the form as it was. */
   delete(orgId: number, formId: number): Promise<Form>;
 }

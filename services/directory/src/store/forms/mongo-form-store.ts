@@ -70,6 +70,13 @@ export class MongoFormStore implements FormStore {
     });
   }
 
+  async setLocked(orgId: number, formId: number, locked: boolean, at: string): Promise<Form> {
+    await this.db.ready;
+    const doc = await this.db.models.Form.findOneAndUpdate({ _id: formId, orgId }, { $set: { locked, updatedAt: new Date(at) } }, { returnDocument: 'after' }).lean<FormDoc>();
+    if (!doc) throw formNotFound(formId);
+    return formFromDoc(doc);
+  }
+
   async delete(orgId: number, formId: number): Promise<Form> {
     await this.db.ready;
     // forms: by _id.
@@ -82,6 +89,8 @@ export class MongoFormStore implements FormStore {
 const formFromDoc = ({ _id, createdAt, updatedAt, ...fields }: FormDoc): Form => ({
   id: _id,
   ...fields,
+  // Forms saved before locking existed are unlocked.
+  locked: fields.locked ?? false,
   createdAt: createdAt.toISOString(),
   updatedAt: updatedAt.toISOString(),
 });

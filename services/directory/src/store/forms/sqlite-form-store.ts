@@ -14,6 +14,7 @@ interface FormRow {
   namespace: string;
   description: string;
   revision: number;
+  locked: number;
   definition: string;
   created_at: string;
   updated_at: string;
@@ -97,6 +98,14 @@ export class SqliteFormStore implements FormStore {
     });
   }
 
+  async setLocked(orgId: number, formId: number, locked: boolean, at: string): Promise<Form> {
+    return this.sql.write(() => {
+      this.requireForm(orgId, formId);
+      this.sql.run('UPDATE forms SET locked = ?, updated_at = ? WHERE org_id = ? AND id = ?', locked ? 1 : 0, at, orgId, formId);
+      return this.requireForm(orgId, formId);
+    });
+  }
+
   async delete(orgId: number, formId: number): Promise<Form> {
     return this.sql.write(() => {
       const form = this.requireForm(orgId, formId);
@@ -120,6 +129,7 @@ const toForm = (row: FormRow): Form => ({
   description: row.description,
   revision: row.revision,
   groupId: row.group_id,
+  locked: row.locked === 1,
   definition: JSON.parse(row.definition) as FormDefinition,
   createdAt: row.created_at,
   updatedAt: row.updated_at,

@@ -12,6 +12,7 @@ export const formSchema = new Schema<FormDoc>(
     namespace: { type: String, required: true },
     description: { type: String, default: '' },
     revision: { type: Number, required: true },
+    locked: { type: Boolean, default: false },
     definition: { type: Schema.Types.Mixed, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },

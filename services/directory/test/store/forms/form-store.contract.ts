@@ -30,6 +30,7 @@ export function describeFormStoreContract(f: DirectoryContractFixtures): void {
         namespace,
         description: 'Weekly',
         revision: 1,
+        locked: false,
         groupId: home.id,
         definition: { ...posted, namespace },
         createdAt,
@@ -147,6 +148,19 @@ export function describeFormStoreContract(f: DirectoryContractFixtures): void {
       expect(await f.store.forms.get(orgId, created.id)).toEqual(created);
       const north = await newGroup(orgId);
       await expectAppError(f.store.forms.move(orgId, unknownId, north.id, now()), 'not_found', `Form ${unknownId} does not exist`);
+    });
+
+    it('locks and unlocks a form, and refuses an unknown one or another organization\'s', async () => {
+      const orgId = await newOrgId();
+      const created = await newFormIn(orgId);
+      expect(created.locked).toBe(false);
+      const locked = await f.store.forms.setLocked(orgId, created.id, true, now());
+      expect(locked).toMatchObject({ id: created.id, locked: true, revision: 1 });
+      expect((await f.store.forms.get(orgId, created.id))!.locked).toBe(true);
+      expect((await f.store.forms.setLocked(orgId, created.id, false, now())).locked).toBe(false);
+      await expectAppError(f.store.forms.setLocked(orgId, unknownId, true, now()), 'not_found', `Form ${unknownId} does not exist`);
+      await expectAppError(f.store.forms.setLocked(await newOrgId(), created.id, true, now()), 'not_found', `Form ${created.id} does not exist`);
+      expect((await f.store.forms.get(orgId, created.id))!.locked).toBe(false);
     });
 
     it('deletes a form', async () => {
