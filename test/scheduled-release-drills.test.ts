@@ -27,7 +27,15 @@ import { useStartedSystem } from './support/use-system';
 const adminToken = 'release-drill-admin-token-0123456789';
 /** Looks for due dispatches this often; short, so the kill lands among looks. */
 const releaseIntervalMs = 100;
-const drillEnv = { PUSH_RELEASE_INTERVAL_MS: String(releaseIntervalMs), COMMAND_TIMEOUT_MS: '2000' };
+/**
+ * Every drill enrolls its 50 devices at once from this one address: more than enrollment's
+ * per-address burst (RATE_LIMIT_ENROLLMENT_BURST, 60) over the drills of one system.
+ */
+const drillEnv = {
+  PUSH_RELEASE_INTERVAL_MS: String(releaseIntervalMs),
+  COMMAND_TIMEOUT_MS: '2000',
+  RATE_LIMIT_ENROLLMENT_BURST: '10000',
+};
 const dispatchesPerDrill = 50;
 /**
  * From the start of the scheduling to the first due time: room to create them all before.
