@@ -34,7 +34,7 @@ describe('destination payloads', () => {
     expect(issues(result)).toEqual(['dispatch_transport: is required', 'destination.format_selection: must be xml_format with dispatch_transport']);
     expect(
       issues(createDestinationPayload.safeParse({ formId: 4, destination: { format_selection: 'csv', transport_selection: 'http_transport' } })),
-    ).toContain('destination.format_selection: must be one of json_format, xml_format');
+    ).toContain('destination.format_selection: must be one of json_format, xml_format, text_format, pdf_format, word_format');
   });
 
   it('accepts only http and https URIs without credentials, and headers the delivery does not set itself', () => {
