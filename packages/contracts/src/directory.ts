@@ -13,6 +13,8 @@ export const directoryCommands = {
   authenticateDevice: 'directory.auth.device',
 
   listGroups: 'directory.group.list',
+  /** One group by id: not_found unless it is the organization's (the gateway's path check, before a body is read). */
+  getGroup: 'directory.group.get',
   createGroups: 'directory.group.create',
   updateGroup: 'directory.group.update',
   deleteGroup: 'directory.group.delete',
@@ -79,6 +81,7 @@ export const listGroupsPayload = z.object({
   page: z.number().int().min(1).optional(),
   items: z.number().int().min(1).max(1000, 'must be at most 1000').optional(),
 });
+export const getGroupPayload = z.object({ groupId: id });
 export const listDevicesPayload = z.object({
   approvedOnly: z.boolean().default(true),
   view: deviceViewGeneration,

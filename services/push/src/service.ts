@@ -16,6 +16,7 @@ import { listDeviceDispatches } from './handlers/list-device-dispatches';
 import { listOrganizationDispatches } from './handlers/list-organization-dispatches';
 import { revokeDispatch } from './handlers/revoke-dispatch';
 import { deviceChanged, formChanged } from './handlers/directory-changed';
+import { findOutstandingOneshot } from './handlers/find-outstanding-oneshot';
 import { listDeviceOneshots } from './handlers/list-device-oneshots';
 import { listFormSubmissions } from './handlers/list-form-submissions';
 import { listOrganizationOneshots } from './handlers/list-organization-oneshots';
@@ -40,6 +41,7 @@ const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.createOneshot]: createOneshot,
   [commands.updateOneshot]: updateOneshot,
   [commands.listDeviceOneshots]: listDeviceOneshots,
+  [commands.findOutstandingOneshot]: findOutstandingOneshot,
   [commands.listOrganizationOneshots]: listOrganizationOneshots,
   [commands.revokeOneshot]: revokeOneshot,
   [commands.revokeAllOneshots]: revokeAllOneshots,
