@@ -12,6 +12,8 @@ export interface OutgoingEmail {
   text: string;
   html: string | null;
   attachment: { fileName: string; contentType: string; bytes: Buffer } | null;
+  /** Images beside the text (text_format.include_images), each with its Content-ID (an HTML body shows them by it). */
+  images?: Array<{ fileName: string; contentType: string; bytes: Buffer; cid: string }>;
   /** The delivery's webhook id, as the Message-ID's left part: every attempt of a delivery sends the same message. */
   messageId: string;
 }
@@ -76,7 +78,10 @@ export class EmailSender {
         text: email.text,
         ...(email.html === null ? {} : { html: email.html }),
         messageId: `<${email.messageId}@formcast>`,
-        attachments: email.attachment ? [{ filename: email.attachment.fileName, contentType: email.attachment.contentType, content: email.attachment.bytes }] : [],
+        attachments: [
+          ...(email.attachment ? [{ filename: email.attachment.fileName, contentType: email.attachment.contentType, content: email.attachment.bytes }] : []),
+          ...(email.images ?? []).map((image) => ({ filename: image.fileName, contentType: image.contentType, content: image.bytes, cid: image.cid })),
+        ],
       });
       return { statusCode: replyCode(info.response), responseBody: info.response.slice(0, 1024), error: null, durationMs: took() };
     } catch (error) {
@@ -107,8 +112,12 @@ export class EmailSender {
     }
     const host = parameters.smtp_address!.replace(/^\[|\]$/g, '');
     const address = await this.allowedAddress(host);
-    const port = parameters.smtp_port ?? (parameters.use_tls ? 465 : 25);
-    const secure = parameters.use_tls === true && port === 465;
+    // encryption (the product's setting beside use_tls): 1 TLS from the start (implicit, port
+    // 465 by default), 2 STARTTLS required; 0 or none: as use_tls says.
+    const implicitTls = parameters.encryption === 1;
+    const startTls = parameters.encryption === 2;
+    const port = parameters.smtp_port ?? (parameters.use_tls || implicitTls ? 465 : startTls ? 587 : 25);
+    const secure = implicitTls || (parameters.use_tls === true && port === 465 && !startTls);
     const auth =
       parameters.auth_scheme !== 'none' && parameters.username
         ? { auth: { user: parameters.username, pass: parameters.password ?? '' }, ...(parameters.auth_scheme ? { authMethod: authMethods[parameters.auth_scheme] } : {}) }
@@ -118,7 +127,7 @@ export class EmailSender {
       port,
       secure,
       // use_tls on another port: STARTTLS, required.
-      requireTLS: parameters.use_tls === true && !secure,
+      requireTLS: !secure && (startTls || parameters.use_tls === true),
       ...(isIP(host) ? {} : { tls: { servername: host } }),
       ...auth,
       ...timeouts,

@@ -100,6 +100,13 @@ export interface DeliveryStore {
    * `attemptsKeptPerDelivery` attempts.
    */
   recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void>;
+  /**
+   * Extends a claim's lease to `leaseUntil` if the claim is still the delivery's (its token,
+   * still pending); says whether it is. An attempt that takes long (a render) holds its
+   * delivery this way, and asks again just before it sends: false means another worker may
+   * have it, and this one must not send.
+   */
+  holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean>;
   /** A destination's deliveries, newest first, with their attempts oldest first. */
   listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage>;
   /** Pending again, due at `now`, at the start of its schedule (same webhook id, same body). */

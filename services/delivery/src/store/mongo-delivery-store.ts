@@ -310,6 +310,13 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     });
   }
 
+  async holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean> {
+    await this.ready;
+    const { Delivery } = this.models;
+    const held = await Delivery.updateOne({ _id: claim.deliveryId, claimToken: claim.claimToken, status: 'pending' }, { $max: { claimedUntil: new Date(leaseUntil) } });
+    return held.matchedCount > 0;
+  }
+
   async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
     await this.transaction(async (session) => {
       const { Delivery } = this.models;

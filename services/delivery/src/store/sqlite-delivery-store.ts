@@ -268,6 +268,18 @@ export class SqliteDeliveryStore implements DeliveryStore {
     });
   }
 
+  async holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean> {
+    return this.sql.write(
+      () =>
+        this.sql.run(
+          `UPDATE deliveries SET claimed_until = MAX(claimed_until, ?) WHERE id = ? AND claim_token = ? AND status = 'pending'`,
+          leaseUntil,
+          claim.deliveryId,
+          claim.claimToken,
+        ) > 0,
+    );
+  }
+
   async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
     await this.sql.writeGrouped(() => {
       const delivery = this.sql.get<{ destination_id: number }>('SELECT destination_id FROM deliveries WHERE id = ?', claim.deliveryId);
