@@ -162,7 +162,8 @@ export function documentFunctions() {
       return { kind: 'image', label, name: value, question, type };
     }
     if (outline?.type === 'location' && typeof value === 'string') {
-      const [lat, lon] = value.split(/[\s,]+/);
+      // `lat=51.5, long=-0.12` (as devices send it) or `51.5,-0.12[,alt,accuracy]`.
+      const [lat, lon] = value.replace(/\b(?:lat|long?|lng)\s*=\s*/gi, '').split(/[\s,]+/);
       if (lat && lon) return { kind: 'answer', label, value: `${lat}, ${lon}`, question, type };
     }
     return { kind: 'answer', label, value: answerText(value), question, type };
