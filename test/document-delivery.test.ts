@@ -264,4 +264,60 @@ describe.each(systemModes)('Documents: images, HTTP, every parameter (%s)', (mod
     expect((await deliveryOf('plainSmtp')).status).toBe('succeeded');
     expect(sink.received(to('plainsmtp'))).toHaveLength(1);
   });
+
+  it('keeps a bounce list: an address refused for good is left out of later emails, unless skip_bounce_list_check', async () => {
+    const other = await createTemplate(sys.api, sys.org, { type: 'root', title: 'Bounces', children: [{ identifier: 'note', title: 'Note', type: 'text' }] });
+    const gone = to('gone');
+    sink.refuseRecipient(gone);
+    const create = async (addresses: string, skip: boolean | null = null) => {
+      const res = await sys.api.post(`/api/forms/${other.id}/destinations.json`, {
+        token: sys.org.token,
+        json: { destination: { format_selection: 'text_format', transport_selection: 'email_transport' }, email_transport: { to_addresses: addresses, skip_bounce_list_check: skip } },
+      });
+      expect(res.status).toBe(201);
+      return res.json().destination.id as number;
+    };
+    const submitOther = async () => {
+      const res = await sys.api.post(`/device/forms/${other.id}/submissions`, { bearer: device.secret, json: { answers: { note: 'hello' } } });
+      expect(res.status).toBe(201);
+    };
+    const latest = (destinationId: number) =>
+      waitFor(
+        async () => {
+          const [delivery] = (await sys.api.get(`/api/forms/${other.id}/destinations/${destinationId}/deliveries.json`, { token: sys.org.token })).json().deliveries as DeliveryView[];
+          return delivery && delivery.status !== 'pending' ? delivery : undefined;
+        },
+        { intervalMs: 100, timeoutMs: 30_000, description: `the delivery to destination ${destinationId}` },
+      );
+
+    // The first email: the server refuses `gone` (550 to RCPT TO) and takes the other.
+    const first = await create(`${gone};${to('first')}`);
+    await submitOther();
+    expect((await latest(first)).status).toBe('succeeded');
+    expect(sink.recipientTries(gone)).toBe(1);
+    await destinationsOff(other.id, [first]);
+
+    // Later emails leave it out; with skip_bounce_list_check it is tried again.
+    const checked = await create(`${gone};${to('second')}`);
+    const skipping = await create(`${gone};${to('third')}`, true);
+    const onlyGone = await create(gone);
+    await submitOther();
+    const sent = await latest(checked);
+    expect(sent.status).toBe('succeeded');
+    expect(sent.attempts[0]!.response_body).toContain(`left out, on the bounce list: ${gone}`);
+    expect((await mailTo(to('second'))).to).toEqual([to('second')]);
+    expect((await latest(skipping)).status).toBe('succeeded');
+    expect(sink.recipientTries(gone)).toBe(2);
+    const refused = await latest(onlyGone);
+    expect(refused.status).toBe('failed');
+    expect(refused.attempts[0]!.error).toContain('every recipient is on the bounce list');
+  });
+
+  /** Turns destinations off, so a later submission of the form goes to the others only. */
+  async function destinationsOff(formId: number, ids: number[]): Promise<void> {
+    for (const id of ids) {
+      const res = await sys.api.put(`/api/forms/${formId}/destinations/${id}.json`, { token: sys.org.token, json: { destination: { active: false } } });
+      expect(res.status).toBe(200);
+    }
+  }
 });

@@ -24,6 +24,16 @@ export interface EmailAnswer {
   responseBody: string | null;
   error: string | null;
   durationMs: number;
+  /** Recipients the server refused for good (a 5xx to RCPT TO): the bounce list takes them. */
+  refused?: string[];
+}
+
+/** The recipients of a send refused with a 5xx, from nodemailer's `rejectedErrors`. */
+function refusedForGood(rejectedErrors: unknown): string[] {
+  if (!Array.isArray(rejectedErrors)) return [];
+  return rejectedErrors.flatMap((error: { recipient?: unknown; responseCode?: unknown }) =>
+    typeof error.recipient === 'string' && typeof error.responseCode === 'number' && error.responseCode >= 500 && error.responseCode < 600 ? [error.recipient] : [],
+  );
 }
 
 export interface EmailSenderOptions {
@@ -83,10 +93,11 @@ export class EmailSender {
           ...(email.images ?? []).map((image) => ({ filename: image.fileName, contentType: image.contentType, content: image.bytes, cid: image.cid })),
         ],
       });
-      return { statusCode: replyCode(info.response), responseBody: info.response.slice(0, 1024), error: null, durationMs: took() };
+      return { statusCode: replyCode(info.response), responseBody: info.response.slice(0, 1024), error: null, durationMs: took(), refused: refusedForGood((info as { rejectedErrors?: unknown }).rejectedErrors) };
     } catch (error) {
-      const failure = error as Error & { responseCode?: number; response?: string; code?: string };
+      const failure = error as Error & { responseCode?: number; response?: string; code?: string; rejectedErrors?: unknown };
       return {
+        refused: refusedForGood(failure.rejectedErrors),
         statusCode: failure.responseCode ?? replyCode(failure.response),
         responseBody: failure.response ? failure.response.slice(0, 1024) : null,
         error: `${failure.code ? `${failure.code}: ` : ''}${failure.message}`.slice(0, 1024),

@@ -138,6 +138,14 @@ export interface DeliveryStore {
    */
   sealSecrets(): Promise<number>;
 
+  /**
+   * The organization's bounce list (email_transport's `skip_bounce_list_check`): addresses an
+   * SMTP server refused for good (a 5xx to RCPT TO). Recording one again dates it anew.
+   */
+  recordBounces(orgId: number, addresses: string[], reason: string, at: string): Promise<void>;
+  /** Those of `addresses` on the organization's bounce list since `since` (ISO time), any case. */
+  bouncedAmong(orgId: number, addresses: string[], since: string): Promise<string[]>;
+
   /** Readiness: the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

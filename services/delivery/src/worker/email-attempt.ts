@@ -21,6 +21,9 @@ export interface EmailAttemptDeps {
   now: () => number;
 }
 
+/** How long an address refused for good stays on the bounce list. */
+export const bounceListDays = 30;
+
 /** The value of the submitting device's custom attribute `name` (to_address_device_attribute), or null. */
 async function deviceAttribute(deps: EmailAttemptDeps, delivery: Delivery, deviceIdentifier: string | undefined, name: string): Promise<string | null> {
   if (!deviceIdentifier) return null;
@@ -68,7 +71,18 @@ export async function attemptEmail(
     if (error instanceof RenderError || error instanceof DocumentRefused) return unsent(attemptedAt, started, 'rejected', `the document could not be made: ${error.message}`);
     return unsent(attemptedAt, started, 'failed', `the document could not be made now: ${(error as Error).message}`);
   }
-  const to = recipients(parameters, document.message.answeredTo ?? null, deviceTo);
+  let to = recipients(parameters, document.message.answeredTo ?? null, deviceTo);
+  // The bounce list: addresses refused for good lately are left out, unless skip_bounce_list_check.
+  let bounced: string[] = [];
+  if (!parameters.skip_bounce_list_check && to.length > 0) {
+    try {
+      bounced = await deps.store.bouncedAmong(delivery.orgId, to, new Date(deps.now() - bounceListDays * 24 * 60 * 60 * 1000).toISOString());
+    } catch (error) {
+      return unsent(attemptedAt, started, 'failed', `the bounce list could not be read now: ${(error as Error).message}`);
+    }
+    to = to.filter((address) => !bounced.includes(address));
+    if (to.length === 0) return unsent(attemptedAt, started, 'rejected', `every recipient is on the bounce list (refused for good within ${bounceListDays} days): ${bounced.join(', ')}; skip_bounce_list_check sends anyway`);
+  }
   if (to.length === 0) {
     // allow_no_email: a submission that names nobody is no failure; nothing is sent.
     if (parameters.allow_no_email) return unsent(attemptedAt, started, 'delivered', '', 'no recipient: nothing sent (allow_no_email)');
@@ -87,8 +101,18 @@ export async function attemptEmail(
     images,
     messageId: delivery.webhookId,
   });
+  if (answer.refused && answer.refused.length > 0) {
+    await deps.store.recordBounces(delivery.orgId, answer.refused, answer.responseBody ?? answer.error ?? 'refused', new Date(deps.now()).toISOString()).catch(() => undefined);
+  }
+  const skipped = bounced.length > 0 ? ` (left out, on the bounce list: ${bounced.join(', ')})` : '';
   return {
     result: smtpResult(answer.statusCode, answer.error),
-    attempt: { attemptedAt, statusCode: answer.statusCode, durationMs: Math.round(performance.now() - started), responseBody: answer.responseBody, error: answer.error },
+    attempt: {
+      attemptedAt,
+      statusCode: answer.statusCode,
+      durationMs: Math.round(performance.now() - started),
+      responseBody: answer.responseBody === null ? null : `${answer.responseBody}${skipped}`.slice(0, 1024),
+      error: answer.error,
+    },
   };
 }

@@ -334,6 +334,17 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(await store.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 6 * lease)).toBe(false);
     });
 
+    it("keeps an organization's bounce list: any case, dated anew when refused again, its own only", async () => {
+      await store.recordBounces(orgId, ['Gone@Example.test', 'gone@example.test'], '550 No such user', new Date(t0).toISOString());
+      expect(await store.bouncedAmong(orgId, ['GONE@example.test', 'here@example.test'], new Date(t0 - 1).toISOString())).toEqual(['GONE@example.test']);
+      // Older than the window asked: off the list.
+      expect(await store.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual([]);
+      await store.recordBounces(orgId, ['gone@example.test'], '550 again', new Date(t0 + 10).toISOString());
+      expect(await store.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual(['gone@example.test']);
+      expect(await store.bouncedAmong(orgId + 1, ['gone@example.test'], new Date(t0 - 1).toISOString())).toEqual([]);
+      expect(await store.bouncedAmong(orgId, [], new Date(t0 - 1).toISOString())).toEqual([]);
+    });
+
     it('keeps the newest attempts of a delivery', async () => {
       const destination = await createDestination();
       await store.createDeliveries([delivery(destination.id, 1)], t0);
