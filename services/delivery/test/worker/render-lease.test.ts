@@ -20,7 +20,7 @@ import { submission } from '../domain/submission-fixture';
 
 const logger = pino({ level: 'silent' });
 const cipher = new SecretCipher(Buffer.alloc(32, 7));
-const leaseMs = 300;
+const leaseMs = 1000;
 
 /** A render pool whose every render first waits `delayMs`: a render far longer than the lease (a large submission, a busy pool). */
 class SlowRenderPool extends RenderPool {
@@ -61,7 +61,7 @@ describe('a render longer than the lease, two workers (two replicas) on one stor
   /** A replica: its own store connection, render pool and worker, the lease short and held (or not) while rendering. */
   function replica(file: string, holdLease: boolean): { store: SqliteDeliveryStore; worker: DeliveryWorker } {
     const store = new SqliteDeliveryStore(file, cipher);
-    const render = new SlowRenderPool(1500);
+    const render = new SlowRenderPool(3500);
     const http = new HttpSender({ timeoutMs: 2000, allowPrivateNetworks: true });
     const email = new EmailSender({ timeoutMs: 2000, defaultSmtpUrl: sink.url, allowPrivateNetworks: true });
     const attempt = attemptDelivery({ http, bus, commandTimeoutMs: 2000, now: Date.now, email: { store, render, email, mailFrom: 'forms@formcast.test' }, ...(holdLease ? { leaseMs } : {}) });
@@ -92,7 +92,7 @@ describe('a render longer than the lease, two workers (two replicas) on one stor
         const { deliveries } = await one.store.listDeliveries(3, 9, destination.id, { offset: 0, limit: 1 });
         return deliveries[0]?.status === 'succeeded' && one.worker.busy === 0 && two.worker.busy === 0 ? deliveries : undefined;
       },
-      { description: 'the delivery succeeded, both workers idle', timeoutMs: 15_000 },
+      { description: 'the delivery succeeded, both workers idle', timeoutMs: 30_000 },
     );
     // Time for a second send, had one been under way.
     await new Promise((resolve) => setTimeout(resolve, 2000));
