@@ -94,4 +94,17 @@ export const deliveryMigrations: Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // The bounce list (email_transport.skip_bounce_list_check): addresses refused for good.
+    version: 5,
+    up: `
+      CREATE TABLE bounced_addresses (
+        org_id INTEGER NOT NULL,
+        address TEXT NOT NULL, -- lower case
+        bounced_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (org_id, address)
+      ) STRICT;
+    `,
+  },
 ];
