@@ -23,15 +23,16 @@ export const groupPatchBody = {
           name: schemaOf(groupPatch.name.unwrap(), 'input'),
           form_ids: { ...schemaOf(groupPatch.formIds.unwrap(), 'input'), description: 'replaces the group\'s forms (those dropped go back to Default)' },
           device_ids: { ...schemaOf(groupPatch.deviceIds.unwrap(), 'input'), description: 'replaces the group\'s devices' },
+          tags: { ...schemaOf(groupPatch.tags.unwrap(), 'input'), description: 'replaces the group\'s tags (group.md: the v2 list shows and filters them)' },
         },
       },
     },
     required: ['group'],
   },
-  xml: '`<group><name/><form_ids><form_id>1</form_id>…</form_ids><device_ids><device_id>1</device_id>…</device_ids></group>`',
+  xml: '`<group><name/><form_ids><form_id>1</form_id>…</form_ids><device_ids><device_id>1</device_id>…</device_ids><tags><name>food</name>…</tags></group>`',
 };
 
-const groupsXml = '`<groups type="array"><group><id/><name/><form_ids><form_id/>…</form_ids><device_ids><device_id/>…</device_ids></group>…</groups>`';
+const groupsXml = '`<groups type="array"><group><id/><name/><form_ids><form_id/>…</form_ids><device_ids><device_id/>…</device_ids><tags><name/>…</tags></group>…</groups>`';
 
 /** The groups operations, shared by the first and second generations' paths. */
 export const groupOperations = {
@@ -55,12 +56,12 @@ export const groupOperations = {
     errors: [400, 404],
   }),
   update: (): OperationSpec => ({
-    summary: 'Update a group: rename it, replace its forms or devices',
+    summary: 'Update a group: rename it, replace its forms, devices or tags',
     description: 'Default cannot be renamed; forms dropped from a group go back to Default.',
     auth: 'apiToken',
     suffixes: '.json|.xml',
     body: groupPatchBody,
-    answers: { 200: { description: 'The group as it now is', json: z.strictObject({ group: groupView }), xml: '`<group><id/><name/><form_ids/><device_ids/></group>`' } },
+    answers: { 200: { description: 'The group as it now is', json: z.strictObject({ group: groupView }), xml: '`<group><id/><name/><form_ids/><device_ids/><tags/></group>`' } },
     errors: [400, 404, 409],
   }),
   delete: (): OperationSpec => ({
