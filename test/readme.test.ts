@@ -14,7 +14,7 @@ import {
   statusProblem,
   type ReadmeExamples,
 } from './support/readme-script';
-import { ensureBuilt } from './support/start-distributed';
+import { ensureBuilt, testShedding } from './support/start-distributed';
 
 /**
  * The ```sh blocks of README.md and then of each guide in docs/ (in README's "Where to go
@@ -50,6 +50,9 @@ async function startServer(dataDir: string): Promise<Server> {
       DATA_DIR: dataDir,
       // The README's webhook receiver is on 127.0.0.1, as its submissions section says.
       DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true',
+      // As every e2e system: no shedding on event-loop delay, which a loaded test machine
+      // shows without any load of the server's own (the shedding suites test it).
+      ...testShedding,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
