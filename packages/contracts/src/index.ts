@@ -9,3 +9,4 @@ export * from './submission-events';
 export * from './delivery';
 export * from './admin';
 export * from './destination-address-rules';
+export * from './submission-images';

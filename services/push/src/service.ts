@@ -21,6 +21,8 @@ import { listFormSubmissions } from './handlers/list-form-submissions';
 import { listOrganizationOneshots } from './handlers/list-organization-oneshots';
 import { revokeAllOneshots } from './handlers/revoke-all-oneshots';
 import { revokeOneshot } from './handlers/revoke-oneshot';
+import { saveSubmissionImage } from './handlers/save-submission-image';
+import { downloadSubmissionImage, getSubmissionImageMd5 } from './handlers/submission-image-queries';
 import { submitForm } from './handlers/submit-form';
 import { updateOneshot } from './handlers/update-oneshot';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -54,6 +56,9 @@ const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.getDispatch]: getDispatch,
   [commands.revokeDispatch]: revokeDispatch,
   [commands.getSubmission]: getSubmission,
+  [commands.saveSubmissionImage]: saveSubmissionImage,
+  [commands.getSubmissionImageMd5]: getSubmissionImageMd5,
+  [commands.downloadSubmissionImage]: downloadSubmissionImage,
 };
 
 const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {

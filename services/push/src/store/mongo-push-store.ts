@@ -23,7 +23,9 @@ import {
   summaryProjection,
   type OneshotSummaryDoc,
 } from './mongo-push-records';
+import { MongoSubmissionImages } from './mongo-submission-images';
 import { oneshotWrites } from './oneshot-changes';
+import type { SubmissionImageStore } from './submission-image-store';
 import type { CreateKey, KeyedCreate, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
 import {
   answerOf,
@@ -72,6 +74,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   private readonly commandWindow: CommandWindow;
   private readonly keyCollection: MongoKeyCollection;
   readonly keys: IdempotencyStore;
+  readonly images: SubmissionImageStore;
 
   /** Registers the push models on the connection; the store owns it from then on. */
   constructor(connection: Connection, options: MongoPushStoreOptions = {}) {
@@ -81,6 +84,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     this.keys = new MongoIdempotencyStore(connection, { ownsConnection: false });
     this.pageSize = options.pageSize ?? defaultPageSize;
     this.commandWindow = new CommandWindow(options);
+    this.images = new MongoSubmissionImages(connection, this.models.SubmissionImage);
   }
 
   /** At start, once the indexes exist (see MongoStore.start). */

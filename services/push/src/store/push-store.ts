@@ -5,6 +5,7 @@ import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary
 import type { SubmissionEventFactory } from '../domain/submission-events';
 import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query';
 import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
+import type { SubmissionImageStore } from './submission-image-store';
 
 export interface OutboxEntry {
   seq: number;
@@ -156,6 +157,8 @@ export interface PushStore {
 
   /** The Idempotency-Keys of the push database: those `createKeyed` records, and any other command's. */
   readonly keys: IdempotencyStore;
+  /** The submission images (v3/submission_image.md) of the same database. */
+  readonly images: SubmissionImageStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;

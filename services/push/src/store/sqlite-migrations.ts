@@ -106,4 +106,26 @@ export const pushMigrations: Migration[] = [
       CREATE INDEX oneshots_due ON oneshots (scheduled_at) WHERE released_at IS NULL AND state = 'outstanding';
     `,
   },
+  {
+    version: 6,
+    // Submission images (v3/submission_image.md): one per device and image identifier, its
+    // bytes in the row (at most SUBMISSION_IMAGE_MAX_BYTES, 10 MiB by default).
+    up: `
+      CREATE TABLE submission_images (
+        uuid TEXT PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        device_identifier TEXT NOT NULL,
+        image_identifier TEXT NOT NULL,
+        submission_identifier TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        md5 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        bytes BLOB NOT NULL
+      ) WITHOUT ROWID;
+      -- an upload, get_md5: the device's image by its identifier
+      CREATE UNIQUE INDEX submission_images_by_identifier ON submission_images (org_id, device_id, image_identifier);
+    `,
+  },
 ];

@@ -18,6 +18,8 @@ import {
   type WriteOutcome,
 } from './recorded-answers';
 import { pushMigrations } from './sqlite-migrations';
+import { SqliteSubmissionImages } from './sqlite-submission-images';
+import type { SubmissionImageStore } from './submission-image-store';
 
 /** A record as its row holds it: the JSON columns as text. */
 type Row<R, Json extends keyof R> = Omit<R, Json> & Record<Json, string>;
@@ -60,6 +62,7 @@ export class SqlitePushStore implements PushStore {
   private readonly commandWindow: CommandWindow;
   private readonly keyTable: SqliteKeyTable;
   readonly keys: IdempotencyStore;
+  readonly images: SubmissionImageStore;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
@@ -68,6 +71,7 @@ export class SqlitePushStore implements PushStore {
     this.commandWindow = new CommandWindow(options);
     this.keyTable = new SqliteKeyTable(this.sql);
     this.keys = new SqliteIdempotencyStore(this.sql);
+    this.images = new SqliteSubmissionImages(this.sql);
   }
 
   async create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
