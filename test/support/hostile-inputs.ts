@@ -307,6 +307,8 @@ export const routes: RouteCase[] = [
   route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org', { json: bodies.submissionImage }),
   route('GET', '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 'org'),
+  route('GET', '/api/v3/reports/performance_metric_report?month=5&year=2026', 'org'),
+  route('GET', '/api/performance_metric_report?month=5&year=2026', 'org'),
   route('GET', '/api/forms/:template/device_magic_database.json', 'org'),
   route('GET', '/api/resources.json', 'org'),
   route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),

@@ -27,6 +27,8 @@ export const pushCommands = {
   saveSubmissionImage: 'push.submission_image.save',
   getSubmissionImageMd5: 'push.submission_image.md5',
   downloadSubmissionImage: 'push.submission_image.download',
+  /** report.md: what the performance metric report shows of submissions (reports.ts). */
+  submissionMetrics: 'push.submission.report_metrics',
 } as const;
 
 const id = z.number().int().positive();

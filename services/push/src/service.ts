@@ -23,6 +23,7 @@ import { revokeAllOneshots } from './handlers/revoke-all-oneshots';
 import { revokeOneshot } from './handlers/revoke-oneshot';
 import { saveSubmissionImage } from './handlers/save-submission-image';
 import { downloadSubmissionImage, getSubmissionImageMd5 } from './handlers/submission-image-queries';
+import { submissionMetrics } from './handlers/submission-metrics';
 import { submitForm } from './handlers/submit-form';
 import { updateOneshot } from './handlers/update-oneshot';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -59,6 +60,7 @@ const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.saveSubmissionImage]: saveSubmissionImage,
   [commands.getSubmissionImageMd5]: getSubmissionImageMd5,
   [commands.downloadSubmissionImage]: downloadSubmissionImage,
+  [commands.submissionMetrics]: submissionMetrics,
 };
 
 const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {

@@ -22,6 +22,7 @@ import { remoteConnectionRoutes } from '../routes/remote-connections';
 import { resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
 import { resourceV4Routes } from '../routes/resources-v4';
+import { reportRoutes } from '../routes/reports';
 import { submissionImageRoutes } from '../routes/submission-images';
 import { submissionRoutes } from '../routes/submissions';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
@@ -125,6 +126,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(destinationRoutes({ send, fetchWithAttachment: resourceDeps.fetchWithAttachment, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(submissionRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(reportRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(bulkDispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));

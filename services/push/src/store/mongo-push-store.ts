@@ -211,6 +211,13 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     return doc ? submissionFromDoc(doc) : null;
   }
 
+  async getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]> {
+    await this.ready;
+    // form_submissions: by _id.
+    const docs = await this.models.Submission.find({ _id: { $in: submissionIds }, orgId }).sort({ _id: 1 }).lean<SubmissionDoc[]>();
+    return docs.map(submissionFromDoc);
+  }
+
   async findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null> {
     await this.ready;
     return this.loadSubmission(orgId, key);

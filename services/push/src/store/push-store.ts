@@ -129,6 +129,8 @@ export interface PushStore {
   /** By its id; null when unknown or of another organization. */
   getSubmission(orgId: number, submissionId: number): Promise<Submission | null>;
   findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null>;
+  /** Those of the ids that are the organization's submissions, ascending by id (the performance metric report). */
+  getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]>;
   /** A form's submissions matching the query, ascending by id, one page, with how many match in all. */
   listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>>;
   /** Outstanding and released (what the device knows of), ascending by id. */

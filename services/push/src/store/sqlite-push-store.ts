@@ -152,6 +152,16 @@ export class SqlitePushStore implements PushStore {
     return row ? toSubmission(row) : null;
   }
 
+  async getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]> {
+    return this.sql
+      .all<Row<Submission, 'answers'>>(
+        `SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        orgId,
+        JSON.stringify(submissionIds),
+      )
+      .map(toSubmission);
+  }
+
   async findSubmission(orgId: number, key: SubmissionKey) {
     return this.loadSubmission(orgId, key);
   }
