@@ -1,6 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { waitFor } from '@formcast/testing';
 import { jpegImage } from '../../fixtures/resource-files';
 import { enrollDevice, type TestDevice } from '../../support/fixtures';
+import { createTemplate } from '../../support/push-fixtures';
+import { answers, WebhookReceiver } from '../../support/webhook-receiver';
 import { systemModes } from '../../support/start-system';
 import { useSystem, type SystemUnderTest } from '../../support/use-system';
 
@@ -31,7 +34,7 @@ export interface ImageSuite {
 
 /** Starts the system of a doc's suite in `mode` (images limited to imageLimitBytes) with two organizations. */
 export function useImageSuite(mode: (typeof systemModes)[number]): ImageSuite {
-  const sys = useSystem(mode, { organizations: 2, env: { SUBMISSION_IMAGE_MAX_BYTES: String(imageLimitBytes) } });
+  const sys = useSystem(mode, { organizations: 2, env: { SUBMISSION_IMAGE_MAX_BYTES: String(imageLimitBytes), DELIVERY_ALLOW_PRIVATE_NETWORKS: 'true' } });
   let device: TestDevice;
   beforeAll(async () => {
     device = await enrollDevice(sys.api, sys.org, { owner: 'Field Tech' });
@@ -108,6 +111,43 @@ export function describeSubmissionImageDocExamples(doc: string): void {
       expect(uuidOf(second.headers.get('location'))).toBe(uuidOf(first.headers.get('location')));
       expect((await suite.md5(image)).text).toBe(md5Of(taggedJpeg('second')));
       expect((await suite.download(uuidOf(first.headers.get('location')))).bytes.equals(taggedJpeg('second'))).toBe(true);
+    });
+
+    it('the submission that names the image (its identifier as the answer, as the docs say) waits for it: delivered once the image is stored', async () => {
+      const receiver = await WebhookReceiver.start();
+      try {
+        const form = await createTemplate(sys.api, sys.org, {
+          type: 'root',
+          title: `Photo survey ${randomUUID()}`,
+          children: [
+            { identifier: 'site', title: 'Site', type: 'text' },
+            { identifier: 'photo', title: 'Photo', type: 'image' },
+          ],
+        });
+        const hookPath = `/images/${randomUUID()}`;
+        const destination = await sys.api.post(`/api/forms/${form.id}/destinations.json`, {
+          token: sys.org.token,
+          json: { destination: { description: 'hook', format_selection: 'json_format', transport_selection: 'http_transport' }, json_format: {}, http_transport: { uri: receiver.script(hookPath, answers.ok()), headers: {} } },
+        });
+        expect(destination.status).toBe(201);
+        const submit = (identifier: string, site: string, photo: string) =>
+          sys.api.post(`/api/v3/devices/${suite.device().identifier}/submissions.json`, {
+            token: sys.org.token,
+            json: { payload: `<?xml version='1.0' encoding='UTF-8'?><instance xmlns='${form.namespace}' submissionIdentifier='${identifier}'><site>${site}</site><photo>${photo}</photo></instance>` },
+          });
+        const image = `1234-${randomUUID()}`;
+        const submission = `5678-${randomUUID()}`;
+        expect((await submit(submission, 'waits', image)).status).toBe(202);
+        // Submitted after it, with its image inline: delivered without waiting.
+        expect((await submit(randomUUID(), 'inline', jpegImage().toString('base64'))).status).toBe(202);
+        await waitFor(() => (receiver.received(hookPath).length >= 1 ? true : undefined), { description: 'the inline submission', timeoutMs: 20_000 });
+        expect(receiver.received(hookPath).map((request) => request.body.includes('inline'))).toEqual([true]);
+        expect((await suite.upload(taggedJpeg(image), { image, submission })).status).toBe(202);
+        await waitFor(() => (receiver.received(hookPath).length >= 2 ? true : undefined), { description: 'the submission that waited', timeoutMs: 20_000 });
+        expect(receiver.received(hookPath).map((request) => request.body.includes('waits'))).toEqual([false, true]);
+      } finally {
+        await receiver.close();
+      }
     });
 
     it('the user paths are 404 (Formcast has no web users)', async () => {

@@ -9,7 +9,8 @@ import { nowOf, type PushDeps } from './deps';
 /**
  * A device's submission image (v3/submission_image.md), its bytes the command's attachment:
  * checked (an image, the MD5 the client gave) before anything is saved, then saved under the
- * device and image identifier; the same identifier again replaces the bytes. Another
+ * device and image identifier; the same identifier again replaces the bytes. The device's
+ * submissions waiting for it are released in the same write (see SubmissionImageStore.save). Another
  * organization's device, or one not approved, is 404.
  */
 export const saveSubmissionImage =
@@ -37,6 +38,8 @@ export const saveSubmissionImage =
       },
       bytes,
     );
+    // The save may have completed submissions that waited for this image: their events go out now.
+    deps.eventsWritten();
     const submission = await deps.store.findSubmission(orgId, { deviceId: device.id, clientSubmissionId: image.submissionIdentifier });
     return toSubmissionImageView(image, submission?.id ?? null);
   };

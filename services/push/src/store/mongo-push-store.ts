@@ -75,6 +75,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   private readonly keyCollection: MongoKeyCollection;
   readonly keys: IdempotencyStore;
   readonly images: SubmissionImageStore;
+  private readonly imageStore: MongoSubmissionImages;
 
   /** Registers the push models on the connection; the store owns it from then on. */
   constructor(connection: Connection, options: MongoPushStoreOptions = {}) {
@@ -84,7 +85,11 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     this.keys = new MongoIdempotencyStore(connection, { ownsConnection: false });
     this.pageSize = options.pageSize ?? defaultPageSize;
     this.commandWindow = new CommandWindow(options);
-    this.images = new MongoSubmissionImages(connection, this.models.SubmissionImage);
+    this.imageStore = new MongoSubmissionImages(connection, this.models, {
+      transaction: (change) => this.transaction(change),
+      appendEvents: (events, session) => this.appendEvents(events, session),
+    });
+    this.images = this.imageStore;
   }
 
   /** At start, once the indexes exist (see MongoStore.start). */
@@ -192,7 +197,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
       const submission: Submission = { id: await nextMongoId(this.connection, 'submissions'), ...outcome.submission };
       await this.models.Submission.create([submissionToDoc(submission)], { session });
       if (outcome.completed) await this.save([oneshot], [outcome.completed], events.completed, session);
-      await this.appendEvents([events.received(submission)], session);
+      await this.imageStore.announceOrHold(submission, events.received(submission), events.namedImages ?? [], session);
       return submission;
     });
   }

@@ -36,6 +36,13 @@ export interface SubmissionKeys {
 export interface SubmissionEvents {
   completed: OneshotEventFactory;
   received: SubmissionEventFactory;
+  /**
+   * The image identifiers its answers name (see domain/image-answers.ts). When one of them is
+   * not yet stored for the device, the `received` event is held with the submission, not
+   * written to the outbox: the image save that stores the last of them writes it, in its own
+   * write (see SubmissionImageStore.save). Either way the event lists the images.
+   */
+  namedImages?: string[];
 }
 
 /** A stored submission found by the oneshot it completed, or by its device and client id. */

@@ -128,4 +128,21 @@ export const pushMigrations: Migration[] = [
       CREATE UNIQUE INDEX submission_images_by_identifier ON submission_images (org_id, device_id, image_identifier);
     `,
   },
+  {
+    version: 7,
+    // Submissions waiting for the images they name (v3/submission_image.md): their `received`
+    // event is held here, out of the outbox, until the last image is stored.
+    up: `
+      CREATE TABLE submission_image_waits (
+        submission_id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        named TEXT NOT NULL, -- JSON: every image identifier the submission names
+        awaiting TEXT NOT NULL, -- JSON: those not yet stored
+        event TEXT NOT NULL -- the held push.submission.received envelope
+      );
+      -- an image save: the device's waiting submissions
+      CREATE INDEX submission_image_waits_by_device ON submission_image_waits (org_id, device_id);
+    `,
+  },
 ];

@@ -18,6 +18,7 @@ import {
   type WriteOutcome,
 } from './recorded-answers';
 import { pushMigrations } from './sqlite-migrations';
+import { SqliteImageWaits } from './sqlite-image-waits';
 import { SqliteSubmissionImages } from './sqlite-submission-images';
 import type { SubmissionImageStore } from './submission-image-store';
 
@@ -63,6 +64,7 @@ export class SqlitePushStore implements PushStore {
   private readonly keyTable: SqliteKeyTable;
   readonly keys: IdempotencyStore;
   readonly images: SubmissionImageStore;
+  private readonly imageWaits: SqliteImageWaits;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
@@ -71,7 +73,8 @@ export class SqlitePushStore implements PushStore {
     this.commandWindow = new CommandWindow(options);
     this.keyTable = new SqliteKeyTable(this.sql);
     this.keys = new SqliteIdempotencyStore(this.sql);
-    this.images = new SqliteSubmissionImages(this.sql);
+    this.imageWaits = new SqliteImageWaits(this.sql, (event) => this.appendEvent(event));
+    this.images = new SqliteSubmissionImages(this.sql, this.imageWaits);
   }
 
   async create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
@@ -138,7 +141,7 @@ export class SqlitePushStore implements PushStore {
         { ...submission, answers: JSON.stringify(submission.answers) },
       );
       if (outcome.completed) this.save([oneshot], [outcome.completed], events.completed);
-      this.appendEvent(events.received(submission));
+      this.imageWaits.announceOrHold(submission, events.received(submission), events.namedImages ?? []);
       return submission;
     });
   }

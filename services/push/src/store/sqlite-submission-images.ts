@@ -1,4 +1,5 @@
 import type { SqliteQueries } from '@formcast/storage';
+import type { SqliteImageWaits } from './sqlite-image-waits';
 import type { SubmissionImage, SubmissionImageStore } from './submission-image-store';
 
 // Columns named as the record's fields.
@@ -8,10 +9,14 @@ const imageColumns = `uuid, org_id AS orgId, device_id AS deviceId, device_ident
 
 /**
  * Submission images in the push SQLite file (table `submission_images`, migration 6): the
- * record and its bytes in one row, so a save is one statement and a read one row.
+ * record and its bytes in one row, so a save is one statement and a read one row. A save
+ * releases, in its own write, the device's submissions that waited for that image.
  */
 export class SqliteSubmissionImages implements SubmissionImageStore {
-  constructor(private readonly sql: SqliteQueries) {}
+  constructor(
+    private readonly sql: SqliteQueries,
+    private readonly waits: SqliteImageWaits,
+  ) {}
 
   async save(image: SubmissionImage, bytes: Buffer): Promise<SubmissionImage> {
     return this.sql.writeGrouped(() => {
@@ -33,6 +38,7 @@ export class SqliteSubmissionImages implements SubmissionImageStore {
         image.createdAt,
         bytes,
       );
+      this.waits.release(image.orgId, image.deviceId, image.imageIdentifier);
       return this.sql.get<SubmissionImage>(
         `SELECT ${imageColumns} FROM submission_images WHERE org_id = ? AND device_id = ? AND image_identifier = ?`,
         image.orgId,
@@ -51,6 +57,10 @@ export class SqliteSubmissionImages implements SubmissionImageStore {
         imageIdentifier,
       ) ?? null
     );
+  }
+
+  async awaited(orgId: number, submissionId: number): Promise<string[]> {
+    return this.waits.awaited(orgId, submissionId);
   }
 
   async read(orgId: number, uuid: string): Promise<{ image: SubmissionImage; bytes: Buffer } | null> {

@@ -29,8 +29,14 @@ export interface SubmissionImageStore {
    * Saves the image under its device and identifier. One already there (same organization,
    * device and identifier) has its bytes and fields replaced, keeping its uuid: a device
    * uploads again when the MD5 it read back differs. Returns the image as stored.
+   *
+   * In the same write, the device's submissions waiting for this identifier (see
+   * SubmissionEvents.namedImages) wait for one image less; the `received` event of each that
+   * then has all its images goes to the outbox, listing them.
    */
   save(image: SubmissionImage, bytes: Buffer): Promise<SubmissionImage>;
+  /** The image identifiers the submission still waits for, in the order it named them; [] when none (or unknown). */
+  awaited(orgId: number, submissionId: number): Promise<string[]>;
   /** The device's image by its identifier, without its bytes; null when unknown. */
   find(orgId: number, deviceId: number, imageIdentifier: string): Promise<SubmissionImage | null>;
   /** The image by its uuid with its bytes; null when unknown or of another organization. */

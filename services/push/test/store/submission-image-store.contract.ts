@@ -1,4 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import type { Envelope, SubmissionReceivedPayload } from '@formcast/contracts';
+import { oneshotEvent } from '../../src/domain/oneshot-events';
+import type { Submission } from '../../src/domain/records';
+import { submissionReceivedEvent } from '../../src/domain/submission-events';
+import { acceptedSubmission, type SubmissionRequest } from '../../src/domain/submission-rules';
 import type { PushStore, SubmissionImage } from '../../src/store';
 
 /**
@@ -82,6 +87,88 @@ export function describeSubmissionImageStoreContract(
       expect(await store.images.read(2, image.uuid)).toBeNull();
     });
 
+    /** A submission of device 10 (org 1) naming these images, as the handlers save it. */
+    function submitNaming(namedImages: string[], deviceId = 10, on: PushStore = store): Promise<Submission> {
+      const request: SubmissionRequest = {
+        device: { id: deviceId, orgId: 1, identifier: `Android_${deviceId}`, owner: 'Ada', groupIds: [1] },
+        form: { id: 7, namespace: 'http://forms.example.com/survey', name: 'Survey', version: '1.00', groupId: 1 },
+        oneshotId: null,
+        clientSubmissionId: randomUUID(),
+        answers: Object.fromEntries(namedImages.map((identifier, i) => [`photo${i}`, identifier])),
+      };
+      return on.submit(
+        { orgId: 1, deviceId, oneshotId: null, clientSubmissionId: request.clientSubmissionId },
+        (loaded) => acceptedSubmission(loaded, request, new Date().toISOString()),
+        { completed: oneshotEvent('push.oneshot.completed', null, 'req'), received: submissionReceivedEvent('req'), namedImages },
+        randomUUID(),
+      );
+    }
+
+    async function received(from: PushStore = store): Promise<Array<SubmissionReceivedPayload>> {
+      return (await from.unpublishedEvents(1000))
+        .map((entry) => entry.event as Envelope<SubmissionReceivedPayload>)
+        .filter((event) => event.type === 'push.submission.received')
+        .map((event) => event.payload);
+    }
+
+    describe('submissions waiting for their images', () => {
+      it('holds the received event of a submission until the last image it names is stored, then writes it once, listing them', async () => {
+        const submission = await submitNaming(['front', 'back']);
+        expect(await received()).toEqual([]);
+        expect(await store.images.awaited(1, submission.id)).toEqual(['front', 'back']);
+        const back = imageOf(jpeg(2), { imageIdentifier: 'back' });
+        await store.images.save(back, jpeg(2));
+        expect(await received()).toEqual([]);
+        expect(await store.images.awaited(1, submission.id)).toEqual(['front']);
+        const front = imageOf(jpeg(1), { imageIdentifier: 'front' });
+        await store.images.save(front, jpeg(1));
+        const events = await received();
+        expect(events.map((event) => [event.submissionId, event.images])).toEqual([
+          [
+            submission.id,
+            [
+              { image_identifier: 'front', uuid: front.uuid, content_type: 'image/jpeg', size: 2048, md5: front.md5 },
+              { image_identifier: 'back', uuid: back.uuid, content_type: 'image/jpeg', size: 2048, md5: back.md5 },
+            ],
+          ],
+        ]);
+        expect(await store.images.awaited(1, submission.id)).toEqual([]);
+        // The same image again writes nothing more.
+        await store.images.save(imageOf(jpeg(3), { imageIdentifier: 'front' }), jpeg(3));
+        expect(await received()).toHaveLength(1);
+      });
+
+      it('writes the event at once when every image it names is already stored, and at once when it names none', async () => {
+        const early = imageOf(jpeg(1), { imageIdentifier: 'early' });
+        await store.images.save(early, jpeg(1));
+        const naming = await submitNaming(['early']);
+        const plain = await submitNaming([]);
+        const events = await received();
+        expect(events.map((event) => [event.submissionId, event.images?.map((image) => image.uuid)])).toEqual([
+          [naming.id, [early.uuid]],
+          [plain.id, undefined],
+        ]);
+      });
+
+      it("is released only by its own device's image, in its own organization", async () => {
+        const submission = await submitNaming(['shared']);
+        await store.images.save(imageOf(jpeg(1), { imageIdentifier: 'shared', deviceId: 11, deviceIdentifier: 'Android_11' }), jpeg(1));
+        await store.images.save(imageOf(jpeg(2), { imageIdentifier: 'shared', orgId: 2 }), jpeg(2));
+        expect(await received()).toEqual([]);
+        expect(await store.images.awaited(1, submission.id)).toEqual(['shared']);
+        expect(await store.images.awaited(2, submission.id)).toEqual([]);
+      });
+
+      it('releases every submission of the device waiting for the same image', async () => {
+        const first = await submitNaming(['logo']);
+        const second = await submitNaming(['logo', 'other']);
+        await store.images.save(imageOf(jpeg(1), { imageIdentifier: 'logo' }), jpeg(1));
+        expect((await received()).map((event) => event.submissionId)).toEqual([first.id]);
+        await store.images.save(imageOf(jpeg(2), { imageIdentifier: 'other' }), jpeg(2));
+        expect((await received()).map((event) => event.submissionId)).toEqual([first.id, second.id]);
+      });
+    });
+
     if (options.reopen) {
       const reopen = options.reopen;
       it('keeps images and their bytes across a reopen', async () => {
@@ -93,6 +180,17 @@ export function describeSubmissionImageStoreContract(
         const again = await reopen(store);
         opened.push(again);
         expect((await again.images.read(1, image.uuid))?.bytes.equals(bytes)).toBe(true);
+      });
+
+      it('keeps a waiting submission waiting across a reopen, and releases it after', async () => {
+        const submission = await submitNaming(['late']);
+        await store.close();
+        opened.splice(opened.indexOf(store), 1);
+        const again = await reopen(store);
+        opened.push(again);
+        expect(await again.images.awaited(1, submission.id)).toEqual(['late']);
+        await again.images.save(imageOf(jpeg(1), { imageIdentifier: 'late' }), jpeg(1));
+        expect((await received(again)).map((event) => event.submissionId)).toEqual([submission.id]);
       });
     }
   });
