@@ -1,17 +1,8 @@
 import type { CommandHandler } from '@formcast/bus';
 import { getOrganizationPayload, type OrganizationSummaryView } from '@formcast/contracts';
 import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
+import { shortNameOf } from '../domain/organization-rules';
 import type { DirectoryDeps } from './deps';
-
-/** Formcast keeps no short name: the name in lower case, each run of other characters than letters and digits as `_`. */
-export function shortNameOf(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-}
 
 /** The calling organization (the envelope's): its id, name and short name. */
 export const getOrganization =
