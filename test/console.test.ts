@@ -351,6 +351,30 @@ describe('The console, /console, in a real browser (embedded)', () => {
     await context.close();
   });
 
+  it('shows every page, each left as a screenshot, with no console error or page error on any', async () => {
+    const { page, context, consoleErrors } = await openPage(browser);
+    await page.goto(`${baseUrl}/console/`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await saveScreenshot(page, 'page-sign-in');
+    await signIn(page, sys.org);
+    const pages = [
+      ['Devices', 'Devices'],
+      ['Dispatch', 'Dispatch a form'],
+      ['Outstanding work', 'Outstanding work'],
+      ['Submissions', 'Submissions'],
+      ['Destinations', 'Destinations'],
+      ['Resources', 'Resources'],
+    ] as const;
+    for (const [link, heading] of pages) {
+      await goTo(page, link, heading);
+      await page.locator('.loading').waitFor({ state: 'detached' });
+      expect(await page.title()).toBe(`${link} · Formcast console`);
+      await saveScreenshot(page, `page-${link.toLowerCase().replace(/ /g, '-')}`);
+    }
+    expect(consoleErrors).toEqual([]);
+    await context.close();
+  });
+
   it('is readable at phone width (390 px): no sideways scrolling of the page', async () => {
     // Something in every list, long names included.
     const device = await enrollDevice(sys.api, sys.org, { identifier: 'Android_console_phone_with_a_rather_long_identifier' });

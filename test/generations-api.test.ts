@@ -73,8 +73,8 @@ describe.each(systemModes)('Groups v2 (%s)', (mode) => {
     const body = json.json();
     expect(Object.keys(body)).toEqual(['groups']);
     expect(body.groups).toHaveLength(1);
-    expect(Object.keys(body.groups[0])).toEqual(['id', 'name', 'form_ids', 'device_ids']);
-    expect(body.groups[0]).toEqual({ id: expect.any(Number), name: 'Default', form_ids: [], device_ids: [] });
+    expect(Object.keys(body.groups[0])).toEqual(['id', 'name', 'form_ids', 'device_ids', 'tags']);
+    expect(body.groups[0]).toEqual({ id: expect.any(Number), name: 'Default', form_ids: [], device_ids: [], tags: [] });
 
     const xml = await sys.api.get(v2List(fresh, '.xml'), { token: fresh.token });
     expect(xml.status).toBe(200);
@@ -86,6 +86,7 @@ describe.each(systemModes)('Groups v2 (%s)', (mode) => {
         name: 'Default',
         form_ids: { '@_type': 'array' },
         device_ids: { '@_type': 'array' },
+        tags: { '@_type': 'array' },
       },
     ]);
     // Without a suffix, XML, as the first generation answers.
@@ -129,7 +130,7 @@ describe.each(systemModes)('Groups v2 (%s)', (mode) => {
       json: { group: { name: 'Updated on v2', form_ids: [form.id], device_ids: [device.id] } },
     });
     expect(updated.status).toBe(200);
-    expect(updated.json()).toEqual({ group: { id: group.id, name: 'Updated on v2', form_ids: [form.id], device_ids: [device.id] } });
+    expect(updated.json()).toEqual({ group: { id: group.id, name: 'Updated on v2', form_ids: [form.id], device_ids: [device.id], tags: [] } });
     expect(named(await listV1(sys.org), 'Updated on v2')).toEqual(updated.json().group);
     expect(named(await listV1(sys.org), 'Default').form_ids).not.toContain(form.id);
 
@@ -144,7 +145,7 @@ describe.each(systemModes)('Groups v2 (%s)', (mode) => {
 
     const onV1 = await sys.api.put(v1Groups(sys.org, `/${group.id}`), { token: sys.org.token, json: { group: { name: 'Renamed on v1' } } });
     expect(onV1.status).toBe(200);
-    expect(named(await listV2(sys.org), 'Renamed on v1')).toEqual({ id: group.id, name: 'Renamed on v1', form_ids: [], device_ids: [device.id] });
+    expect(named(await listV2(sys.org), 'Renamed on v1')).toEqual({ id: group.id, name: 'Renamed on v1', form_ids: [], device_ids: [device.id], tags: [] });
   });
 
   it('deletes on v2 (200, empty) what v1 then no longer lists; a group deleted on v1 is gone from v2', async () => {

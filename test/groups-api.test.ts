@@ -22,7 +22,7 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
 
     const json = await sys.api.get(groupsPath(fresh, '.json'), { token: fresh.token });
     expect(json.status).toBe(200);
-    expect(json.json()).toEqual({ groups: [{ id: expect.any(Number), name: 'Default', form_ids: [], device_ids: [] }] });
+    expect(json.json()).toEqual({ groups: [{ id: expect.any(Number), name: 'Default', form_ids: [], device_ids: [], tags: [] }] });
   });
 
   it('creates groups from a JSON array of names (201) and answers 304 when they all exist', async () => {
@@ -76,14 +76,14 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
       json: { group: { device_ids: [device.id] } },
     });
     expect(withDevice.status).toBe(200);
-    expect(withDevice.json().group).toEqual({ id: target.id, name: 'Movers', form_ids: [], device_ids: [device.id] });
+    expect(withDevice.json().group).toEqual({ id: target.id, name: 'Movers', form_ids: [], device_ids: [device.id], tags: [] });
 
     const moved = await sys.api.put(groupsPath(sys.org, `/${target.id}.json`), {
       token: sys.org.token,
       json: { group: { name: 'Movers and shakers', form_ids: [form.id] } },
     });
     expect(moved.status).toBe(200);
-    expect(moved.json().group).toEqual({ id: target.id, name: 'Movers and shakers', form_ids: [form.id], device_ids: [device.id] });
+    expect(moved.json().group).toEqual({ id: target.id, name: 'Movers and shakers', form_ids: [form.id], device_ids: [device.id], tags: [] });
     expect((await groupNamed(sys.org, 'Default')).form_ids).not.toContain(form.id);
 
     // Removed from its group, a form goes back to Default.
@@ -123,7 +123,7 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
       expect(res.headers.get('content-type')).toMatch(/text\/plain/);
       expect(res.text).toMatch(/^response_type: ERROR\nresponse_code: bad_request\nmessage: .*does not exist/);
     }
-    expect(await groupNamed(sys.org, 'Guarded')).toEqual({ id: target.id, name: 'Guarded', form_ids: [], device_ids: [] });
+    expect(await groupNamed(sys.org, 'Guarded')).toEqual({ id: target.id, name: 'Guarded', form_ids: [], device_ids: [], tags: [] });
     expect((await groupNamed(sys.orgs[1], 'Default')).form_ids).toContain(foreignForm.id);
   });
 
@@ -159,5 +159,26 @@ describe.each(systemModes)('Groups API (%s)', (mode) => {
     const viaOwnPath = await sys.api.put(groupsPath(sys.org, `/${theirDefault.id}`), { token: sys.org.token, json: { group: { name: 'Mine' } } });
     expect(viaOwnPath.status).toBe(404);
     expect((await groupNamed(sys.orgs[1], 'Default')).name).toBe('Default');
+  });
+  it('takes a group\'s tags in JSON and XML (group.md), keeps them when left out, and refuses bad ones with 400 changing nothing', async () => {
+    await sys.api.post(groupsPath(sys.org, '.json'), { token: sys.org.token, json: ['Tagged'] });
+    const target = await groupNamed(sys.org, 'Tagged');
+    const json = await sys.api.put(groupsPath(sys.org, `/${target.id}.json`), { token: sys.org.token, json: { group: { tags: ['food', 'health', 'food'] } } });
+    expect([json.status, json.json().group.tags]).toEqual([200, ['food', 'health']]);
+    const renamed = await sys.api.put(groupsPath(sys.org, `/${target.id}.json`), { token: sys.org.token, json: { group: { name: 'Tagged 2' } } });
+    expect(renamed.json().group.tags).toEqual(['food', 'health']);
+    const xml = await sys.api.put(groupsPath(sys.org, `/${target.id}.xml`), { token: sys.org.token, xml: '<group><tags><name>travel</name></tags></group>' });
+    expect(xml.status).toBe(200);
+    expect(xml.text).toContain('<tags type="array">\n    <name>travel</name>\n  </tags>');
+    const before = await groupNamed(sys.org, 'Tagged 2');
+    for (const body of [{ json: { group: { tags: 'food' } } }, { json: { group: { tags: [''] } } }, { json: { group: { tags: [7] } } }, { xml: '<group><tags><tag>x</tag></tags></group>' }, { json: { group: { name: 'Tagged 3', tags: Array.from({ length: 101 }, (_, i) => `t${i}`) } } }]) {
+      const refused = await sys.api.put(groupsPath(sys.org, `/${target.id}`), { token: sys.org.token, ...body });
+      expect([JSON.stringify(body).slice(0, 60), refused.status]).toEqual([JSON.stringify(body).slice(0, 60), 400]);
+    }
+    expect(await groupNamed(sys.org, 'Tagged 2')).toEqual(before);
+    // Another organization's group: 404, its tags untouched.
+    const theirs = (await sys.api.post(groupsPath(sys.orgs[1], '.json'), { token: sys.orgs[1].token, json: ['Theirs tagged'] })).json().groups[0];
+    expect((await sys.api.put(groupsPath(sys.org, `/${theirs.id}.json`), { token: sys.org.token, json: { group: { tags: ['mine'] } } })).status).toBe(404);
+    expect((await groupNamed(sys.orgs[1], 'Theirs tagged')).tags).toEqual([]);
   });
 });

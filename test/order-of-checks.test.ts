@@ -73,4 +73,23 @@ describe.each(systemModes)('Order of checks (%s)', (mode) => {
     expect(await statuses('POST', `/clients/${own.device.identifier}/oneshots.json`, malformedJson)).toEqual(always(400));
     expect(await statuses('POST', `/api/forms/${own.formId}/destinations.json`, malformedJson)).toEqual(always(400));
   });
+  it('resolves a oneshot in the path by its own id: outstanding (released or still scheduled) takes the body\'s refusal; ended or another device\'s is 404', async () => {
+    const template = await createForm(sys.api, sys.org);
+    const push = async (json: object) =>
+      (await sys.api.post(`/api/v3/devices/${own.device.identifier}/dispatches.json`, { token: sys.org.token, json: { form_namespace: template.namespace, payload: {}, ...json } })).json()
+        .dispatch.id as number;
+    const released = await push({});
+    const scheduled = await push({ scheduled_at: new Date(Date.now() + 3_600_000).toISOString() });
+    const revoked = await push({});
+    expect((await sys.api.request('DELETE', `/api/v3/dispatches/${revoked}`, { token: sys.org.token })).status).toBe(200);
+    const second = await enrollDevice(sys.api, sys.org);
+
+    for (const oneshot of [released, scheduled]) {
+      expect(await statuses('PUT', `/clients/${own.device.identifier}/oneshots/${oneshot}.json`, malformedJson, 2)).toEqual(always(400, 2));
+      expect(await statuses('PATCH', `/api/v3/devices/${own.device.identifier}/dispatches/${oneshot}.json`, malformedJson, 2)).toEqual(always(400, 2));
+    }
+    expect(await statuses('PUT', `/clients/${own.device.identifier}/oneshots/${revoked}.json`, malformedJson, 2)).toEqual(always(404, 2));
+    expect(await statuses('PUT', `/clients/${second.identifier}/oneshots/${released}.json`, malformedJson, 2)).toEqual(always(404, 2));
+    expect(await statuses('PATCH', `/api/v3/devices/${second.identifier}/dispatches/${scheduled}.json`, malformedJson, 2)).toEqual(always(404, 2));
+  });
 });

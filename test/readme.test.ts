@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -7,7 +7,8 @@ import { waitFor } from '@formcast/testing';
 import {
   atMarker,
   commandAt,
-  extractReadmeExamples,
+  extractExamples,
+  guidesInReadmeOrder,
   readmeScript,
   statusMarker,
   statusProblem,
@@ -16,14 +17,20 @@ import {
 import { ensureBuilt } from './support/start-distributed';
 
 /**
- * README.md's ```sh blocks, in order, with bash (`set -euo pipefail`) against a fresh
- * server started as `npm start` starts it (embedded mode from dist/, a new DATA_DIR), so
- * the README's examples cannot drift from what runs. Every HTTP answer curl gets must agree
- * with the README's comments (a refusal it does not show fails the test).
+ * The ```sh blocks of README.md and then of each guide in docs/ (in README's "Where to go
+ * next" order), with bash (`set -euo pipefail`) against a fresh server started as `npm start`
+ * starts it (embedded mode from dist/, a new DATA_DIR), so no example can drift from what
+ * runs. Every HTTP answer curl gets must agree with its command's comments (a refusal they do
+ * not show fails the test). The rules: docs/testing.md, "The examples run".
  */
 
 const repoRoot = resolve(__dirname, '..');
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+const guides = guidesInReadmeOrder(readme);
+const documents = [
+  { file: 'README.md', markdown: readme },
+  ...guides.map((file) => ({ file, markdown: readFileSync(join(repoRoot, file), 'utf8') })),
+];
 
 interface Server {
   child: ChildProcess;
@@ -88,12 +95,12 @@ function runBash(script: string, cwd: string, env: Record<string, string>, timeo
 
 function describeCommand(examples: ReadmeExamples, line: number): string {
   const found = commandAt(examples, line);
-  if (!found) return `README line ${line}`;
-  return `block "${found.block.heading}" (first line: ${found.block.firstLine}), README line ${line}: ${found.command.text}`;
+  if (!found) return `run line ${line}`;
+  return `${found.command.file} line ${found.command.line}, block "${found.block.heading}" (first line: ${found.block.firstLine}): ${found.command.text}`;
 }
 
-describe('README', () => {
-  const examples = extractReadmeExamples(readme);
+describe('README and the guides', () => {
+  const examples = extractExamples(documents);
   let server: Server | undefined;
   let dataDir: string;
   let workDir: string;
@@ -114,13 +121,33 @@ describe('README', () => {
     rmSync(workDir, { recursive: true, force: true });
   }, 60_000);
 
-  it('has runnable blocks, each command traced to its line', () => {
-    expect(examples.blocks.length).toBeGreaterThan(5);
-    expect(examples.files.map((file) => file.name)).toContain('receiver.js');
-    const lines = readme.split('\n');
+  it('README is a landing page linking every guide, each of which exists; no file outside the repository is named', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    expect(guides).toEqual([
+      'docs/api.md',
+      'docs/pushing.md',
+      'docs/submissions.md',
+      'docs/security-and-limits.md',
+      'docs/operating.md',
+      'docs/deploying.md',
+      'docs/performance.md',
+      'docs/testing.md',
+    ]);
+    for (const guide of guides) expect(existsSync(join(repoRoot, guide))).toBe(true);
+    for (const { file, markdown } of documents) {
+      expect({ file, outside: markdown.match(/\.\.\/shared\/[^\s`)]*/g) ?? [] }).toEqual({ file, outside: [] });
+    }
+  });
+
+  it('has runnable blocks in README and in every guide that shows commands, each traced to its file and line', () => {
+    const files = new Set(examples.blocks.flatMap((block) => block.commands.map((command) => command.file)));
+    for (const file of ['README.md', 'docs/api.md', 'docs/pushing.md', 'docs/submissions.md', 'docs/operating.md']) {
+      expect(files).toContain(file);
+    }
     for (const block of examples.blocks) {
       for (const command of block.commands) {
-        expect(command.text.startsWith(lines[command.firstLine - 1]!)).toBe(true);
+        const lines = documents.find((document) => document.file === command.file)!.markdown.split('\n');
+        expect(command.text.startsWith(lines[command.line - 1]!)).toBe(true);
       }
     }
   });
@@ -136,10 +163,10 @@ describe('README', () => {
   it('runs every shell block top to bottom, each answer as its comments say', async () => {
     if (!server) throw new Error('the server did not start (see the test before)');
     // The examples run where `npm start` runs: the repository's node_modules (exceljs,
-    // standardwebhooks, npx formcast) and data/ (the admin token) beside them.
+    // standardwebhooks, npx formcast), examples/ (receiver.js) and data/ (the admin token).
     symlinkSync(join(repoRoot, 'node_modules'), join(workDir, 'node_modules'));
+    symlinkSync(join(repoRoot, 'examples'), join(workDir, 'examples'));
     symlinkSync(dataDir, join(workDir, 'data'));
-    for (const file of examples.files) writeFileSync(join(workDir, file.name), file.content);
 
     const result = await runBash(readmeScript(examples), workDir, {
       PATH: process.env.PATH ?? '',
@@ -154,7 +181,7 @@ describe('README', () => {
     const rest = (text: string) => text.split('\n').filter((line) => !line.startsWith('::')).slice(-30).join('\n');
     if (result.code !== 0) {
       throw new Error(
-        `The README's examples stopped (exit ${result.code}) at ${describeCommand(examples, lastLine)}\n` +
+        `The examples stopped (exit ${result.code}) at ${describeCommand(examples, lastLine)}\n` +
           `stderr:\n${rest(result.stderr)}\nstdout:\n${result.stdout.split('\n').slice(-15).join('\n')}\n` +
           `server:\n${server.output.slice(-10).join('\n')}`,
       );
@@ -168,7 +195,7 @@ describe('README', () => {
       });
     const problems = statuses.flatMap(({ readmeLine, status, method, url }) => {
       const found = commandAt(examples, readmeLine);
-      const problem = found ? statusProblem(found.command, status) : `no README command at line ${readmeLine}`;
+      const problem = found ? statusProblem(found.command, status) : `no command at run line ${readmeLine}`;
       return problem ? [`${method} ${url} ${problem}\n  in ${describeCommand(examples, readmeLine)}`] : [];
     });
     expect(problems).toEqual([]);

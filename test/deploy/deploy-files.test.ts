@@ -37,7 +37,7 @@ it('finds every process the deploy files must run', () => {
   expect(withMongoStore).toEqual(['delivery', 'directory', 'push', 'resources']);
 });
 
-/** Every process starts through this launcher: the one place of its Node flags and environment (README, Performance). */
+/** Every process starts through this launcher: the one place of its Node flags and environment (docs/performance.md). */
 const launcher = 'bin/formcast-node';
 /** How the image, compose and Kubernetes run a process (absolute: the image's WORKDIR is /app). */
 const imageCommand = (name: string) => [`/app/${launcher}`, '--enable-source-maps', mainOf(name)];

@@ -5,8 +5,8 @@ import { useSystem } from '../support/use-system';
 /**
  * doc/api/form.md (devicemagic/forms_api_docs), example by example: each example below is
  * copied as the doc writes it; the suite holds Formcast's answers to their shapes and sends
- * each example request, in every mode. The XForms examples (the definition as `<h:html>`, a
- * create or update from XForms) are not built yet: listed as todo.
+ * each example request, in every mode, the XForms ones (the definition as `<h:html>`, a
+ * create or update from XForms) included. Every stored version of form.md has these examples.
  */
 
 const listJson = String.raw`{
@@ -91,6 +91,92 @@ const updatedJson = String.raw`{
     "version": "1.1"
 }`;
 
+const definitionXml = String.raw`<?xml version="1.03"?>
+<h:html xmlns:h="http://www.w3.org/1999/xhtml" xmlns:dm="http://www.devicemagic.com/XMLSchemaDataTypes" xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:ev="http://www.w3.org/2001/xml-events" xmlns="http://www.w3.org/2002/xforms">
+  <h:head>
+    <h:title>Untitled Form</h:title>
+    <model>
+      <instance xmlns="http://www.devicemagic.com/xforms/ns">
+        <inputs>
+          <Untitled_Question/>
+        </inputs>
+      </instance>
+    </model>
+  </h:head>
+  <h:body>
+    <input ref="Untitled_Question">
+      <label>Untitled Question</label>
+    </input> 
+  </h:body>
+</h:html>`;
+
+const createXml = String.raw`<h:html
+  xmlns='http://www.w3.org/2002/xforms'
+  xmlns:dm='http://www.devicemagic.com/XMLSchemaDataTypes'
+  xmlns:ev='http://www.w3.org/2001/xml-events'
+  xmlns:h='http://www.w3.org/1999/xhtml'
+  xmlns:xsd='http://www.w3.org/2001/XMLSchema'>
+  <h:head>
+      <h:title>Dummy Form</h:title>
+      <model>
+          <instance xmlns='http://www.devicemagic.com/xforms/dummy_form'>
+              <untitled_form_1>
+                  <alpha/>
+                  <bravo/>
+              </untitled_form_1>
+          </instance>
+      </model>
+  </h:head>
+  <h:body>
+      <input ref='alpha'>
+          <label>Alpha</label>
+      </input>
+      <input ref='bravo'>
+          <label>Bravo</label>
+      </input>
+  </h:body>
+</h:html> `;
+
+const createdXml = String.raw`<form>
+    <id>42</id>
+    <namespace>http://www.devicemagic.com/xforms/dummy_form</namespace>
+    <name>Dummy Form</name>
+</form>`;
+
+const updateXml = String.raw`<h:html
+  xmlns='http://www.w3.org/2002/xforms'
+  xmlns:dm='http://www.devicemagic.com/XMLSchemaDataTypes'
+  xmlns:ev='http://www.w3.org/2001/xml-events'
+  xmlns:h='http://www.w3.org/1999/xhtml'
+  xmlns:xsd='http://www.w3.org/2001/XMLSchema'>
+  <h:head>
+      <h:title>Some Form</h:title>
+      <model>
+          <instance xmlns='http://www.devicemagic.com/xforms/dummy_form'>
+              <untitled_form_1>
+                  <alpha/>
+                  <bravo/>
+              </untitled_form_1>
+          </instance>
+      </model>
+  </h:head>
+  <h:body>
+      <input ref='alpha'>
+          <label>Alpha</label>
+      </input>
+      <input ref='bravo'>
+          <label>Bravo</label>
+      </input>
+  </h:body>
+</h:html>`;
+
+const updatedXml = String.raw`<form>
+    <id>42</id>
+    <namespace>http://www.devicemagic.com/xforms/dummy_form</namespace>
+    <name>Some Form</name>
+    <version>1.1</version>
+</form>`;
+
 const propertiesJson = String.raw`{
     "group": "Unpublished"
 }`;
@@ -159,6 +245,28 @@ describe.each(systemModes)('doc/api/form.md: every example (%s)', (mode) => {
     expect((await sys.api.put(`/api/v3/forms/${formId}/unlock`, token())).status).toBe(200);
   });
 
-  it.todo('GET the definition as XForms (.xml, <h:html>): not built yet');
-  it.todo('POST and PUT a definition as XForms (<h:html>): not built yet');
+  it('GET the definition as XForms (.xml): the documented <h:html> shape, of the current version and an earlier one', async () => {
+    for (const query of ['', '?version=1.00']) {
+      const xml = await sys.api.get(forms(`/${formId}.xml${query}`), token());
+      expect([query, xml.status]).toEqual([query, 200]);
+      expect(xml.headers.get('content-type')).toMatch(/^application\/xml/);
+      // The instance's elements are the form's questions: data, not shape.
+      expect(xmlShapeMismatches(xml.text, definitionXml, { freeElements: ['/h:html/h:head/model/instance/inputs'] })).toEqual([]);
+    }
+  });
+
+  it('POST the XForms example: 201 with the documented <form>; PUT the XForms example: 202 with <form> and its version', async () => {
+    const created = await sys.api.post(forms('.xml'), { ...token(), xml: createXml });
+    expect(created.status).toBe(201);
+    expect(xmlShapeMismatches(created.text, createdXml)).toEqual([]);
+    const id = Number(/<id[^>]*>(\d+)<\/id>/.exec(created.text)?.[1]);
+    const definition = (await sys.api.get(forms(`/${id}.json`), token())).json();
+    expect(definition).toMatchObject({ title: 'Dummy Form', namespace: 'http://www.devicemagic.com/xforms/dummy_form', children: [{ identifier: 'alpha', title: 'Alpha' }, { identifier: 'bravo', title: 'Bravo' }] });
+    const updated = await sys.api.put(forms(`/${id}.xml`), { ...token(), xml: updateXml });
+    expect(updated.status).toBe(202);
+    expect(xmlShapeMismatches(updated.text, updatedXml)).toEqual([]);
+    expect((await sys.api.get(forms(`/${id}.json`), token())).json()).toMatchObject({ title: 'Some Form', version: '1.01' });
+    // The documented XML definition, sent as a new form, is taken too (its instance in another namespace).
+    expect((await sys.api.post(forms('.xml'), { ...token(), xml: definitionXml })).status).toBe(201);
+  });
 });

@@ -61,15 +61,24 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu'] });
 }
 
-/** A page in a context of its own (its own sessionStorage), collecting CSP violations reported on the console. */
-export async function openPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page; cspViolations: string[] }> {
+/**
+ * A page in a context of its own (its own sessionStorage), collecting CSP violations
+ * reported on the console, and every console error and uncaught page error.
+ */
+export async function openPage(
+  browser: Browser,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; page: Page; cspViolations: string[]; consoleErrors: string[] }> {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
   const cspViolations: string[] = [];
+  const consoleErrors: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    if (message.type() === 'error') consoleErrors.push(`${page.url()}: ${message.text()}`);
   });
-  return { context, page, cspViolations };
+  page.on('pageerror', (error) => consoleErrors.push(`${page.url()}: ${error.message}`));
+  return { context, page, cspViolations, consoleErrors };
 }
 
 export async function saveScreenshot(page: Page, name: string): Promise<string> {

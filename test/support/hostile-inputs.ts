@@ -146,8 +146,8 @@ const bodies = {
   enroll: ((f, v) => ({ enrollment_code: f.org.enrollmentCode, identifier: `Android_battery_${identifierFor(v.text)}`, owner: v.text, description: v.text, push_token: v.text })) as JsonBody,
   groupNames: ((_f, v) => [v.text, `${v.text} 2`]) as JsonBody,
   groupNamesXml: ((_f, v) => `<groups><group><name>${v.text}</name></group></groups>`) as XmlBody,
-  groupUpdate: ((f, v) => ({ group: { name: v.text, form_ids: [f.formId], device_ids: [f.device.id] } })) as JsonBody,
-  groupUpdateXml: ((f, v) => `<group><name>${v.text}</name><form_ids><form_id>${f.formId}</form_id></form_ids></group>`) as XmlBody,
+  groupUpdate: ((f, v) => ({ group: { name: v.text, form_ids: [f.formId], device_ids: [f.device.id], tags: [v.text] } })) as JsonBody,
+  groupUpdateXml: ((f, v) => `<group><name>${v.text}</name><form_ids><form_id>${f.formId}</form_id></form_ids><tags><name>${v.text}</name></tags></group>`) as XmlBody,
   deviceUpdate: ((_f, v) => ({ device: { owner: v.text, description: v.text, groups: `Default,${v.text}` } })) as JsonBody,
   deviceUpdateXml: ((_f, v) => `<device><owner>${v.text}</owner><description>${v.text}</description><groups>Default</groups></device>`) as XmlBody,
   deviceUpdateV2: ((_f, v) => ({ device: { owner: v.text, groups: [{ name: 'Default' }], custom_attributes: { [v.text]: v.text, region: v.text } } })) as JsonBody,
@@ -158,6 +158,11 @@ const bodies = {
   form: ((_f, v) => formDefinition(v.text)) as JsonBody,
   formProperties: ((_f, v) => ({ group: v.text })) as JsonBody,
   formPropertiesXml: ((_f, v) => `<form_properties><group>${v.text}</group></form_properties>`) as XmlBody,
+  // form.md's XForms: the form's namespace kept, so that an update is taken.
+  formXforms: ((_f, v) =>
+    `<h:html xmlns="http://www.w3.org/2002/xforms" xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:title>${v.text}</h:title>` +
+    `<model><instance><data><customer_name/></data></instance></model></h:head>` +
+    `<h:body><input ref="customer_name"><label>${v.text}</label></input></h:body></h:html>`) as XmlBody,
   oneshot: oneshotJson,
   oneshotXml,
   dispatch: ((f, v) => ({ ...(oneshotJson(f, v) as object), scheduled_at: '2030-01-01T00:00:00Z', location: 'lat=51.5, long=-0.1', address: v.text, geofence_radius: 100 })) as JsonBody,
@@ -231,6 +236,7 @@ export const routes: RouteCase[] = [
   route('PUT', '/organizations/:org/groups/:group', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
   route('DELETE', '/organizations/:org/groups/:group', 'org'),
   route('GET', '/api/v2/organizations/:org/groups.xml', 'org'),
+  route('GET', '/api/v2/organizations/:org/groups.json?filter=Def&tags[]=health&tags[]=food&page=1', 'org'),
   route('POST', '/api/organizations/:org/groups.json', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
   route('PUT', '/api/organizations/:org/groups/:group.json', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
   route('DELETE', '/api/organizations/:org/groups/:group.json', 'org'),
@@ -257,6 +263,9 @@ export const routes: RouteCase[] = [
   route('DELETE', '/organizations/:org/forms/:form', 'org'),
   route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties, xml: bodies.formPropertiesXml }),
   route('GET', '/organizations/:org/forms.xml', 'org'),
+  route('GET', '/organizations/:org/forms/:form.xml?version=1.00', 'org'),
+  route('POST', '/organizations/:org/forms.xml', 'org', { json: bodies.form, xml: bodies.formXforms }),
+  route('PUT', '/organizations/:org/forms/:form.xml', 'org', { json: bodies.form, xml: bodies.formXforms }),
   route('PUT', '/api/v3/forms/:form/lock.json', 'org'),
   route('PUT', '/api/v3/forms/:form/unlock', 'org'),
   route('GET', '/organizations/:org/oneshots', 'org'),
@@ -354,6 +363,7 @@ export const xmlListings: string[] = [
   '/api/v3/resources.xml',
   '/api/v3/resources/:resource/describe.xml',
   '/organizations/:org/forms.xml',
+  '/organizations/:org/forms/:form.xml',
 ];
 
 

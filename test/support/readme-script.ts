@@ -1,20 +1,20 @@
 /**
- * README.md's examples as one bash script, for test/readme.test.ts. The convention is
- * README's own (the comment at its top):
- * - a ```sh block runs, in the order written; ```console and ```text blocks are shown only;
- * - a ```js block whose first line is `// <name>.js: …` is that file (receiver.js), written
- *   to the folder the script runs in before any block runs.
- * Each command is preceded by a call recording where it is in the README, so a failure and
- * each HTTP status curl received are traced to the README line of their command.
+ * The examples of README.md and of the guides in docs/ as one bash script, for
+ * test/readme.test.ts. The convention is docs/testing.md's ("The examples run"):
+ * - a ```sh block runs, in the order written, README first and then each guide in the order
+ *   of README's "Where to go next"; ```console and ```text blocks are shown only;
+ * - example programs are files of their own (examples/), never blocks.
+ * Each command is preceded by a call recording where it is (a number: the document's offset
+ * plus its line), so a failure and each HTTP status curl received are traced to the file and
+ * line of their command.
  */
 
-export interface ReadmeFile {
-  name: string;
-  content: string;
-}
-
 export interface ReadmeCommand {
-  /** 1-based README lines of the command's first and last line. */
+  /** The document it is in (README.md, docs/api.md…). */
+  file: string;
+  /** 1-based lines of the command's first and last line in its document. */
+  line: number;
+  /** Where it is in the whole run: unique across documents (offset + line); what markers carry. */
   firstLine: number;
   lastLine: number;
   text: string;
@@ -31,16 +31,39 @@ export interface ReadmeBlock {
 
 export interface ReadmeExamples {
   blocks: ReadmeBlock[];
-  files: ReadmeFile[];
+}
+
+/** A document's markdown, by its path from the repository's root. */
+export interface ExampleDocument {
+  file: string;
+  markdown: string;
+}
+
+/** Lines of one document's numbering space: document n's commands are at n × this + line. */
+const documentStride = 100_000;
+
+/** Every document's blocks, in order, each command numbered across the whole run. */
+export function extractExamples(documents: ExampleDocument[]): ReadmeExamples {
+  return {
+    blocks: documents.flatMap((document, index) =>
+      extractReadmeExamples(document.markdown, document.file, index * documentStride).blocks,
+    ),
+  };
+}
+
+/** The guides README's "Where to go next" table links, in its order (docs/architecture.md has no examples to run). */
+export function guidesInReadmeOrder(readme: string): string[] {
+  const section = readme.split(/^## Where to go next$/m)[1] ?? '';
+  return [...section.matchAll(/^\| \[(docs\/[\w.-]+\.md)\]/gm)]
+    .map((match) => match[1]!)
+    .filter((file) => file !== 'docs/architecture.md');
 }
 
 const fencePattern = /^```(\S*)\s*$/;
-const fileBlockPattern = /^\/\/ ([\w.-]+\.js):/;
 
-export function extractReadmeExamples(markdown: string): ReadmeExamples {
+export function extractReadmeExamples(markdown: string, file = 'README.md', offset = 0): ReadmeExamples {
   const lines = markdown.split('\n');
   const blocks: ReadmeBlock[] = [];
-  const files: ReadmeFile[] = [];
   let heading = '(top)';
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index]!;
@@ -48,18 +71,21 @@ export function extractReadmeExamples(markdown: string): ReadmeExamples {
     const fence = fencePattern.exec(line);
     if (!fence) continue;
     const end = lines.findIndex((candidate, at) => at > index && candidate.startsWith('```'));
-    if (end < 0) throw new Error(`README line ${index + 1}: a code block that never ends`);
+    if (end < 0) throw new Error(`${file} line ${index + 1}: a code block that never ends`);
     const body = lines.slice(index + 1, end);
-    const language = fence[1];
-    if (language === 'sh') {
-      blocks.push({ heading, firstLine: body[0] ?? '', commands: splitCommands(body, index + 2) });
-    } else if (language === 'js') {
-      const named = fileBlockPattern.exec(body[0] ?? '');
-      if (named) files.push({ name: named[1]!, content: `${body.join('\n')}\n` });
+    if (fence[1] === 'sh') {
+      const commands = splitCommands(body, index + 2).map((command) => ({
+        ...command,
+        file,
+        line: command.firstLine,
+        firstLine: offset + command.firstLine,
+        lastLine: offset + command.lastLine,
+      }));
+      blocks.push({ heading, firstLine: body[0] ?? '', commands });
     }
     index = end;
   }
-  return { blocks, files };
+  return { blocks };
 }
 
 /**
@@ -67,8 +93,8 @@ export function extractReadmeExamples(markdown: string): ReadmeExamples {
  * escaped, inside quotes or inside `$( … )`. Enough of bash's grammar for README examples
  * (no heredocs); a mistake shows as a syntax error in the run, never as a silent pass.
  */
-export function splitCommands(lines: string[], firstLineNumber: number): ReadmeCommand[] {
-  const commands: ReadmeCommand[] = [];
+export function splitCommands(lines: string[], firstLineNumber: number): Array<Omit<ReadmeCommand, 'file' | 'line'>> {
+  const commands: Array<Omit<ReadmeCommand, 'file' | 'line'>> = [];
   // What the lexer is inside: a single- or double-quoted string, or a `$(` substitution.
   const stack: Array<"'" | '"' | '$('> = [];
   let current: { firstLine: number; lines: string[]; comments: string[] } | null = null;
@@ -135,7 +161,7 @@ export function splitCommands(lines: string[], firstLineNumber: number): ReadmeC
     }
   }
   if (current !== null || stack.length > 0) {
-    throw new Error(`README line ${current?.firstLine ?? firstLineNumber}: a command whose quotes or $( ) never close`);
+    throw new Error(`line ${current?.firstLine ?? firstLineNumber}: a command whose quotes or $( ) never close`);
   }
   return commands;
 }

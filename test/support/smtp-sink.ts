@@ -28,6 +28,8 @@ export class SmtpSink {
   private readonly mails: ReceivedMail[] = [];
   private readonly replies = new Map<string, number[]>();
   private readonly tries = new Map<string, number>();
+  private readonly refusedRecipients = new Set<string>();
+  private readonly rcptTries = new Map<string, number>();
 
   private constructor(
     private readonly server: SMTPServer,
@@ -46,6 +48,12 @@ export class SmtpSink {
         if (auth.username && users[auth.username] !== undefined && users[auth.username] === auth.password) return callback(null, { user: auth.username });
         const error = Object.assign(new Error('Invalid username or password'), { responseCode: 535 });
         return callback(error);
+      },
+      onRcptTo(address, _session, callback) {
+        const rcpt = address.address;
+        sink!.rcptTries.set(rcpt, (sink!.rcptTries.get(rcpt) ?? 0) + 1);
+        if (sink!.refusedRecipients.has(rcpt)) return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+        return callback();
       },
       onData(stream, session, callback) {
         const chunks: Buffer[] = [];
@@ -83,6 +91,16 @@ export class SmtpSink {
   /** Replies for messages whose first recipient has this local part. */
   script(localPart: string, replies: number[]): void {
     this.replies.set(localPart, replies);
+  }
+
+  /** Refuses `address` for good at RCPT TO (550), as a server does for a mailbox that does not exist. */
+  refuseRecipient(address: string): void {
+    this.refusedRecipients.add(address);
+  }
+
+  /** How many times `address` was given as a recipient (RCPT TO), refused or not. */
+  recipientTries(address: string): number {
+    return this.rcptTries.get(address) ?? 0;
   }
 
   /** Messages with `address` among their recipients, in arrival order. */

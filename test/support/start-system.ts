@@ -15,13 +15,19 @@ import { distributedModeEnabled, onlyModes, processNameOf, startDistributed, tes
 export type SystemMode = 'embedded' | 'rabbitmq' | 'distributed';
 
 /**
- * Every end-to-end suite runs in these modes; `distributed` (every service a node process of
- * its own, from dist/, built first when stale) unless E2E_DISTRIBUTED=0; only those E2E_MODES
- * names when it is set.
+ * Every end-to-end suite runs in these modes: the two Formcast runs in, `embedded` and
+ * `distributed` (every service a node process of its own, from dist/, built first when
+ * stale; left out with E2E_DISTRIBUTED=0). `rabbitmq` (the services as bus peers inside the
+ * test process) crosses the same AMQP topology as `distributed` from the same code, so it
+ * runs only when E2E_MODES names it (`E2E_MODES=embedded,rabbitmq,distributed`: all three);
+ * E2E_MODES, when set, names exactly the modes that run.
  */
-export const systemModes: SystemMode[] = (
-  distributedModeEnabled ? (['embedded', 'rabbitmq', 'distributed'] as const) : (['embedded', 'rabbitmq'] as const)
-).filter((mode) => !onlyModes || onlyModes.includes(mode));
+const allModes: SystemMode[] = ['embedded', 'rabbitmq', 'distributed'];
+export const systemModes: SystemMode[] = allModes.filter((mode) =>
+  onlyModes
+    ? onlyModes.includes(mode) && (mode !== 'distributed' || distributedModeEnabled)
+    : mode === 'embedded' || (mode === 'distributed' && distributedModeEnabled),
+);
 
 export const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 

@@ -167,6 +167,8 @@ export function isEmailAddress(value: string): boolean {
   return value.length <= 254 && /^[^\s@<>(),;:"\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)*$/.test(value);
 }
 
+const domainPattern = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+
 const hostName = z
   .string()
   .max(253)
@@ -184,7 +186,7 @@ export const emailTransportParameters = z
     to_address_device_attribute: text(255),
     from_address: z.string().refine(isEmailAddress, { message: 'must be an email address' }).nullable().optional(),
     from_name: text(255).refine((v) => v == null || !/[\r\n]/.test(v), { message: 'is one line' }),
-    from_domain: text(253),
+    from_domain: text(253).refine((v) => v == null || v === '' || domainPattern.test(v), { message: 'must be a domain name' }),
     subject_template: templateText.max(2000, 'must be at most 2000 characters').nullable().optional(),
     body_template: templateText.nullable().optional(),
     custom_email_content: flag,
@@ -235,15 +237,16 @@ const parameterObjects = {
 
 /**
  * `dispatch_transport` sends the submission's XML instance, as the real product pairs them;
- * the documents go by email (not yet over HTTP); `text_format` only by email, as in the product.
+ * the PDF and the .docx go by email or as an HTTP POST's body; `text_format` only by email, as in
+ * the product (its components documentation: http_transport carries xml, json, word, pdf).
  */
 function checkPairing(format: DestinationFormat, transport: DestinationTransport, ctx: z.RefinementCtx): void {
   const path = ['destination', 'format_selection'];
   if (transport === 'dispatch_transport' && format !== 'xml_format') {
     ctx.addIssue({ code: 'custom', path, message: 'must be xml_format with dispatch_transport' });
   }
-  if (transport === 'http_transport' && (documentFormats as readonly string[]).includes(format)) {
-    ctx.addIssue({ code: 'custom', path, message: `${format} goes by email_transport; http_transport carries json_format or xml_format` });
+  if (transport === 'http_transport' && format === 'text_format') {
+    ctx.addIssue({ code: 'custom', path, message: 'text_format goes by email_transport; http_transport carries json_format, xml_format, pdf_format or word_format' });
   }
 }
 

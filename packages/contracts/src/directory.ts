@@ -15,6 +15,8 @@ export const directoryCommands = {
   authenticateDevice: 'directory.auth.device',
 
   listGroups: 'directory.group.list',
+  /** One group by id: not_found unless it is the organization's (the gateway's path check, before a body is read). */
+  getGroup: 'directory.group.get',
   createGroups: 'directory.group.create',
   updateGroup: 'directory.group.update',
   deleteGroup: 'directory.group.delete',
@@ -63,6 +65,8 @@ export const updateGroupPayload = z.object({
   name: text(255).trim().min(1).optional(),
   formIds: z.array(id).max(100000).optional(),
   deviceIds: z.array(id).max(100000).optional(),
+  /** The group's tags from now on (group.md); each once, in the order given. */
+  tags: z.array(text(255).trim().min(1)).max(100, 'a group may have at most 100 tags').optional(),
 });
 export const groupIdPayload = z.object({ groupId: id });
 
@@ -80,7 +84,10 @@ export const listGroupsPayload = z.object({
   filter: z.string().max(255).optional(),
   page: z.number().int().min(1).optional(),
   items: z.number().int().min(1).max(1000, 'must be at most 1000').optional(),
+  /** group.md's `tags[]`: groups having any of these tags. */
+  tags: z.array(z.string().max(255)).max(100).optional(),
 });
+export const getGroupPayload = z.object({ groupId: id });
 export const listDevicesPayload = z.object({
   approvedOnly: z.boolean().default(true),
   view: deviceViewGeneration,
@@ -139,7 +146,7 @@ export const resolveDevicePayload = z.object({ ref: z.string().min(1).max(255) }
 export const resolveFormPayload = z.union([z.object({ namespace: z.string().min(1).max(1000) }), z.object({ formId: id })]);
 
 export const formIdPayload = z.object({ formId: id });
-/** The definition, optionally of one version (`"1.02"`, or the revision `2`): Formcast keeps the current one only. */
+/** The definition, optionally of one version (`"1.02"`, or the revision `3`): the current one or one it replaced. */
 export const getFormPayload = z.object({ formId: id, version: z.string().min(1).max(20).optional() });
 /** The definition is checked in depth by the directory's domain rules. */
 export const createFormPayload = z.object({ definition: z.unknown() });
@@ -181,6 +188,8 @@ export interface GroupView {
   name: string;
   form_ids: number[];
   device_ids: number[];
+  /** group.md (groups v2): the names of its tags. */
+  tags: string[];
 }
 
 export interface CreateGroupsResult {

@@ -5,6 +5,8 @@ export const pushCommands = {
   createOneshot: 'push.oneshot.create',
   updateOneshot: 'push.oneshot.update',
   listDeviceOneshots: 'push.oneshot.list_for_device',
+  /** One oneshot, when it is outstanding on that device (the gateway's path check, before a body is read). */
+  findOutstandingOneshot: 'push.oneshot.find_outstanding',
   listOrganizationOneshots: 'push.oneshot.list_for_organization',
   revokeOneshot: 'push.oneshot.revoke',
   revokeAllOneshots: 'push.oneshot.revoke_all',
@@ -27,6 +29,8 @@ export const pushCommands = {
   saveSubmissionImage: 'push.submission_image.save',
   getSubmissionImageMd5: 'push.submission_image.md5',
   downloadSubmissionImage: 'push.submission_image.download',
+  /** Delivery's question for a document's image (submission-images.ts): one image of a submission. */
+  getSubmissionImage: 'push.submission.image.get',
   /** report.md: what the performance metric report shows of submissions (reports.ts). */
   submissionMetrics: 'push.submission.report_metrics',
 } as const;
@@ -127,6 +131,7 @@ export const revokeDispatchPayload = z.object({ dispatchId: id });
 
 export const deviceOneshotsPayload = z.object({ deviceRef });
 export const deviceOneshotPayload = z.object({ deviceRef, oneshotId: id });
+export const findOutstandingOneshotPayload = deviceOneshotPayload;
 /** The largest `limit` a `listOrganizationOneshots` command may give. */
 export const organizationOneshotsMaxLimit = 1000;
 /**

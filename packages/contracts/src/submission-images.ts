@@ -9,6 +9,13 @@ import { pushCommands } from './push';
  * the download's reply's), never as Base64 in JSON.
  */
 export const submissionImageCommands = {
+  /**
+   * Delivery's question for a document (docs/architecture/delivery.md, "Images"): one image a
+   * submission names, by the submission and the identifier. Reply: `{ contentType }` with the
+   * bytes as the reply's attachment; AppError('not_found') when the submission's device has
+   * no image of that identifier (not uploaded yet).
+   */
+  getSubmissionImage: pushCommands.getSubmissionImage,
   /** `POST /api/v3/devices/<device>/submission_images.json?image_identifier=…&submission_identifer=…`: bytes as the attachment. */
   saveImage: pushCommands.saveSubmissionImage,
   /** `GET /api/v3/devices/<device>/submission_images/<image>/get_md5`. */
@@ -53,7 +60,7 @@ export const submissionImageMd5Payload = z.object({ deviceRef, image_identifier:
 export const downloadSubmissionImagePayload = z.object({ uuid: z.uuid({ error: 'must be the uuid of a submission image' }) });
 
 /** A stored submission image, as push answers its save. */
-export interface SubmissionImageView {
+export interface SubmissionImageSavedView {
   uuid: string;
   image_identifier: string;
   submission_identifier: string;
@@ -69,6 +76,19 @@ export interface SubmissionImageView {
 /** `get_md5`'s answer. */
 export interface SubmissionImageMd5View {
   md5: string;
+}
+
+export const getSubmissionImagePayload = z.object({
+  submissionId: z.number().int().positive(),
+  /** The answer's value: the identifier the image was uploaded under. */
+  imageIdentifier: z.string().min(1).max(255),
+});
+
+export type GetSubmissionImagePayload = z.infer<typeof getSubmissionImagePayload>;
+
+/** `getSubmissionImage`'s value; the bytes are the reply's attachment. */
+export interface SubmissionImageView {
+  contentType: string;
 }
 
 /** The download's value; the bytes are the reply's attachment. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The limits that keep one organization, device or client from taking what others need
  * (issue 25): caps on stored work, rate limits, load shedding and the budgets of hostile
- * uploads. Part of `settingsSchema`; each is listed in README "Limits" with the answer past it.
+ * uploads. Part of `settingsSchema`; each is listed in docs/security-and-limits.md "Limits" with the answer past it.
  */
 const perSecond = (fallback: number) => z.coerce.number().min(0.01).max(1_000_000).default(fallback);
 const burst = (fallback: number) => z.coerce.number().int().min(1).max(10_000_000).default(fallback);

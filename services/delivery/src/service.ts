@@ -107,24 +107,26 @@ export async function startDelivery(
     timeoutMs: settings.DELIVERY_RENDER_TIMEOUT_MS,
     memoryMb: settings.DELIVERY_RENDER_MEMORY_MB,
   });
+  // An attempt is cut at its timeout, and recorded within seconds: past that, its worker
+  // is gone. Short, because a killed worker's leases hold its deliveries, and count against
+  // their destinations' concurrency, until they end. A worker stalled past its lease has
+  // the delivery sent again (with the same webhook-id): at least once, as ever. A document's
+  // render (DELIVERY_RENDER_TIMEOUT_MS, its queue, the images) extends the lease while it
+  // runs, and the send goes only if the claim is still the attempt's.
+  const leaseMs = Math.max(settings.DELIVERY_TIMEOUT_MS, settings.COMMAND_TIMEOUT_MS) + 5_000;
   const attempt = attemptDelivery({
     http,
     bus,
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     now,
     email: { store, render, email, mailFrom: settings.DELIVERY_MAIL_FROM },
+    leaseMs,
   });
   const worker = new DeliveryWorker(store, attempt, {
     concurrency: settings.DELIVERY_CONCURRENCY,
     perDestination: settings.DELIVERY_DESTINATION_CONCURRENCY,
     perOrganization: settings.DELIVERY_ORGANIZATION_CONCURRENCY,
-    // An attempt is cut at its timeout, and recorded within seconds: past that, its worker
-    // is gone. Short, because a killed worker's leases hold its deliveries, and count against
-    // their destinations' concurrency, until they end. A worker stalled past its lease has
-    // the delivery sent again (with the same webhook-id): at least once, as ever.
-    // An email's first attempt renders first (DELIVERY_RENDER_TIMEOUT_MS): one that outlasts
-    // the lease may be taken by another worker, which sends the document kept (at least once).
-    leaseMs: Math.max(settings.DELIVERY_TIMEOUT_MS, settings.COMMAND_TIMEOUT_MS) + 5_000,
+    leaseMs,
     pollMs: options.pollMs,
     now,
     ready: () => bus.isReady(),

@@ -30,6 +30,7 @@ import { issueApiToken } from './handlers/issue-api-token';
 import { listApiTokens } from './handlers/list-api-tokens';
 import { listDevices } from './handlers/list-devices';
 import { listForms } from './handlers/list-forms';
+import { getGroup } from './handlers/get-group';
 import { listGroups } from './handlers/list-groups';
 import { moveForm } from './handlers/move-form';
 import { revokeApiToken } from './handlers/revoke-api-token';
@@ -51,6 +52,7 @@ const handlers: CommandHandlers<typeof commands, DirectoryDeps> = {
   [commands.authenticateToken]: authenticateToken,
   [commands.authenticateDevice]: authenticateDevice,
   [commands.listGroups]: listGroups,
+  [commands.getGroup]: getGroup,
   [commands.createGroups]: createGroups,
   [commands.updateGroup]: updateGroup,
   [commands.deleteGroup]: deleteGroup,

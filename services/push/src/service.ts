@@ -12,10 +12,12 @@ import { deviceListOneshots } from './handlers/device-list-oneshots';
 import { deviceSubmitOneshot } from './handlers/device-submit-oneshot';
 import { getDispatch } from './handlers/get-dispatch';
 import { getSubmission } from './handlers/get-submission';
+import { getSubmissionImage } from './handlers/get-submission-image';
 import { listDeviceDispatches } from './handlers/list-device-dispatches';
 import { listOrganizationDispatches } from './handlers/list-organization-dispatches';
 import { revokeDispatch } from './handlers/revoke-dispatch';
 import { deviceChanged, formChanged } from './handlers/directory-changed';
+import { findOutstandingOneshot } from './handlers/find-outstanding-oneshot';
 import { listDeviceOneshots } from './handlers/list-device-oneshots';
 import { listFormSubmissions } from './handlers/list-form-submissions';
 import { listOrganizationOneshots } from './handlers/list-organization-oneshots';
@@ -43,6 +45,7 @@ const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.createOneshot]: createOneshot,
   [commands.updateOneshot]: updateOneshot,
   [commands.listDeviceOneshots]: listDeviceOneshots,
+  [commands.findOutstandingOneshot]: findOutstandingOneshot,
   [commands.listOrganizationOneshots]: listOrganizationOneshots,
   [commands.revokeOneshot]: revokeOneshot,
   [commands.revokeAllOneshots]: revokeAllOneshots,
@@ -61,6 +64,7 @@ const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.getSubmissionImageMd5]: getSubmissionImageMd5,
   [commands.downloadSubmissionImage]: downloadSubmissionImage,
   [commands.submissionMetrics]: submissionMetrics,
+  [commands.getSubmissionImage]: getSubmissionImage,
 };
 
 const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {

@@ -13,7 +13,7 @@ import type {
   SubmissionPage,
 } from './types';
 
-/** Every call the console makes: public API paths only (README "Every path, by generation"). */
+/** Every call the console makes: public API paths only (docs/api.md, "Every path, by generation"). */
 
 export async function listDevices(api: ApiClient): Promise<Device[]> {
   return (await api.getJson<{ devices: Device[] }>(`/api/v2/organizations/${api.orgId}/devices.json`)).devices;

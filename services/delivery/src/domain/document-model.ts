@@ -14,8 +14,13 @@ export interface DocumentModel {
 }
 
 export type DocumentItem =
-  | { kind: 'answer'; label: string; value: string }
-  | { kind: 'image'; label: string; name: string }
+  | { kind: 'answer'; label: string; value: string; question?: string; type?: string | null }
+  /**
+   * An image, sketch or signature. `inline`: the answer carried the image itself (Base64, or a
+   * `data:` URL, of a JPEG or PNG), named `<question>.jpg`/`.png`; otherwise `name` is the
+   * identifier the device uploads the image under (submission_image.md), asked of push.
+   */
+  | { kind: 'image'; label: string; name: string; inline?: { base64: string; type: 'jpeg' | 'png' }; question?: string; type?: string | null }
   | { kind: 'subform'; label: string; items: DocumentItem[] }
   | { kind: 'group'; label: string; repetitions: DocumentItem[][] };
 
@@ -52,6 +57,11 @@ export interface ModelOptions {
   outline?: FormQuestion[];
 }
 
+/** How the text is written: `answerAttributes` (text_format.include_answer_attributes) adds each answer's question identifier and type. */
+export interface TextOptions {
+  answerAttributes?: boolean;
+}
+
 /**
  * The model's functions in one closure with no outside reference: the render worker (plain
  * JavaScript, render-worker-source.ts) runs this function's own source, so a document is
@@ -67,6 +77,59 @@ export function documentFunctions() {
   const imageTypes = new Set(['image', 'sketch', 'signature', 'photo']);
 
   const imageName = /\.(jpe?g|png|gif|webp|heic)$/i;
+
+  /** An answer that is the image itself: Base64 of a JPEG (`/9j/`) or a PNG (`iVBORw0KGgo`), bare or as a `data:image/…;base64,` URL. */
+  function inlineImage(value: string): { base64: string; type: 'jpeg' | 'png' } | null {
+    if (value.length < 16) return null;
+    const base64 = value.replace(/^data:image\/(?:png|jpe?g);base64,/i, '').replace(/\s+/g, '');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) return null;
+    if (base64.startsWith('/9j/')) return { base64, type: 'jpeg' };
+    if (base64.startsWith('iVBORw0KGgo')) return { base64, type: 'png' };
+    return null;
+  }
+
+  /** A JPEG's or PNG's kind and size in pixels, from its header; null for anything else (not drawn). */
+  function imageSize(bytes: Uint8Array): { type: 'jpeg' | 'png'; width: number; height: number } | null {
+    const at = (i: number) => bytes[i] ?? 0;
+    if (bytes.length > 24 && at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47) {
+      const width = ((at(16) << 24) | (at(17) << 16) | (at(18) << 8) | at(19)) >>> 0;
+      const height = ((at(20) << 24) | (at(21) << 16) | (at(22) << 8) | at(23)) >>> 0;
+      return width > 0 && height > 0 ? { type: 'png', width, height } : null;
+    }
+    if (at(0) !== 0xff || at(1) !== 0xd8) return null;
+    let i = 2;
+    while (i + 9 < bytes.length) {
+      if (at(i) !== 0xff) return null;
+      const marker = at(i + 1);
+      if (marker === 0xff) {
+        i += 1;
+        continue;
+      }
+      const length = (at(i + 2) << 8) | at(i + 3);
+      // SOF0..SOF15, not DHT (C4), JPG (C8) or DAC (CC): the frame header has the size.
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        const height = (at(i + 5) << 8) | at(i + 6);
+        const width = (at(i + 7) << 8) | at(i + 8);
+        return width > 0 && height > 0 ? { type: 'jpeg', width, height } : null;
+      }
+      i += 2 + length;
+    }
+    return null;
+  }
+
+  /** The images a model names but does not carry (uploaded apart): their identifiers, once each. */
+  function referencedImages(model: DocumentModel): string[] {
+    const names = new Set<string>();
+    const walk = (items: DocumentItem[]) => {
+      for (const item of items) {
+        if (item.kind === 'image' && !item.inline) names.add(item.name);
+        else if (item.kind === 'subform') walk(item.items);
+        else if (item.kind === 'group') item.repetitions.forEach(walk);
+      }
+    };
+    walk(model.items);
+    return [...names];
+  }
 
   /** A location as the device stores it: `lat,long[,alt,accuracy]`, or an object with latitude/longitude and maybe an address. */
   function locationText(value: Record<string, unknown>, coordinates: boolean): string | null {
@@ -88,16 +151,22 @@ export function documentFunctions() {
     }
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const location = locationText(value as Record<string, unknown>, options.locationInCoordinates === true);
-      if (location !== null) return { kind: 'answer', label, value: location };
+      if (location !== null) return { kind: 'answer', label, value: location, question, type: outline?.type ?? 'location' };
       return { kind: 'subform', label, items: itemsOf(value as Record<string, unknown>, options, children) };
     }
-    const isImage = outline?.type ? imageTypes.has(outline.type) : typeof value === 'string' && imageName.test(value) && !/\s/.test(value);
-    if (isImage && typeof value === 'string' && value !== '') return { kind: 'image', label, name: value };
-    if (outline?.type === 'location' && typeof value === 'string') {
-      const [lat, lon] = value.split(/[\s,]+/);
-      if (lat && lon) return { kind: 'answer', label, value: `${lat}, ${lon}` };
+    const type = outline?.type ?? null;
+    const inline = typeof value === 'string' ? inlineImage(value) : null;
+    const isImage = outline?.type ? imageTypes.has(outline.type) : typeof value === 'string' && ((imageName.test(value) && !/\s/.test(value)) || inline !== null);
+    if (isImage && typeof value === 'string' && value !== '') {
+      if (inline) return { kind: 'image', label, name: `${question}.${inline.type === 'png' ? 'png' : 'jpg'}`, inline, question, type };
+      return { kind: 'image', label, name: value, question, type };
     }
-    return { kind: 'answer', label, value: answerText(value) };
+    if (outline?.type === 'location' && typeof value === 'string') {
+      // `lat=51.5, long=-0.12` (as devices send it) or `51.5,-0.12[,alt,accuracy]`.
+      const [lat, lon] = value.replace(/\b(?:lat|long?|lng)\s*=\s*/gi, '').split(/[\s,]+/);
+      if (lat && lon) return { kind: 'answer', label, value: `${lat}, ${lon}`, question, type };
+    }
+    return { kind: 'answer', label, value: answerText(value), question, type };
   }
 
   function answerText(value: unknown): string {
@@ -131,18 +200,21 @@ export function documentFunctions() {
   }
 
   /** The model as readable text: `Label: answer`, blocks indented under their title. */
-  function documentText(model: DocumentModel): string {
+  function documentText(model: DocumentModel, options: TextOptions = {}): string {
     const lines: string[] = [model.title, ''];
+    // include_answer_attributes: `Customer [customer_name, text]: Acme`.
+    const named = (item: { label: string; question?: string; type?: string | null }) =>
+      options.answerAttributes && item.question ? `${item.label} [${[item.question, item.type].filter(Boolean).join(', ')}]` : item.label;
     for (const [label, value] of model.meta) lines.push(`${label}: ${value}`);
     lines.push('');
     const walk = (items: DocumentItem[], indent: string) => {
       for (const item of items) {
         switch (item.kind) {
           case 'answer':
-            lines.push(`${indent}${item.label}: ${item.value}`);
+            lines.push(`${indent}${named(item)}: ${item.value}`);
             break;
           case 'image':
-            lines.push(`${indent}${item.label}: [image ${item.name}]`);
+            lines.push(`${indent}${named(item)}: [image ${item.name}]`);
             break;
           case 'subform':
             lines.push(`${indent}${item.label}:`);
@@ -196,7 +268,7 @@ export function documentFunctions() {
     return undefined;
   }
 
-  return { documentModel, documentText, templateContext, answerText, questionLabel, findAnswer };
+  return { documentModel, documentText, templateContext, answerText, questionLabel, findAnswer, imageSize, referencedImages, inlineImage };
 }
 
-export const { documentModel, documentText, templateContext, answerText, questionLabel, findAnswer } = documentFunctions();
+export const { documentModel, documentText, templateContext, answerText, questionLabel, findAnswer, imageSize, referencedImages, inlineImage } = documentFunctions();

@@ -11,16 +11,27 @@ export const submissionContentType = 'application/vnd.formcast.submission+json';
 export type EmailFormat = 'text_format' | 'pdf_format' | 'word_format' | 'json_format' | 'xml_format';
 
 /**
- * Who gets the email: `to_addresses`, and the addresses answered in `to_address_form_field`
- * (those that are addresses). Formcast devices have no custom attributes, so
- * `to_address_device_attribute` adds none.
+ * Who gets the email: `to_addresses`, the addresses answered in `to_address_form_field`, and
+ * those in the submitting device's custom attribute named by `to_address_device_attribute`
+ * (of the last two, those that are addresses).
  */
-export function recipients(parameters: EmailTransportParameters, answered: string | null): string[] {
+export function recipients(parameters: EmailTransportParameters, answered: string | null, deviceAttribute: string | null = null): string[] {
   const found = new Set(splitAddresses(parameters.to_addresses ?? ''));
-  for (const address of splitAddresses(answered ?? '')) {
+  for (const address of [...splitAddresses(answered ?? ''), ...splitAddresses(deviceAttribute ?? '')]) {
     if (isEmailAddress(address)) found.add(address);
   }
   return [...found];
+}
+
+/**
+ * The From address: `from_address`; else the deployment's (DELIVERY_MAIL_FROM), on
+ * `from_domain` when the destination gives one (`forms@formcast.test` -> `forms@acme.test`).
+ */
+export function senderAddress(parameters: EmailTransportParameters, mailFrom: string): string {
+  if (parameters.from_address) return parameters.from_address;
+  if (!parameters.from_domain) return mailFrom;
+  const local = mailFrom.includes('@') ? mailFrom.slice(0, mailFrom.lastIndexOf('@')) : mailFrom;
+  return `${local}@${parameters.from_domain}`;
 }
 
 /** The addresses `to_address_form_field` answered in a submission (for tests and the worker alike). */
@@ -42,8 +53,9 @@ export function renderTaskParts(submissionJson: string, destination: Destination
     formatParameters: destination.formatParameters as Record<string, unknown>,
     submissionJson,
     outline,
-    subjectTemplate: transport.subject_template ?? null,
-    bodyTemplate: transport.body_template ?? null,
+    // custom_email_content false: the default subject and body, whatever templates are kept.
+    subjectTemplate: transport.custom_email_content === false ? null : (transport.subject_template ?? null),
+    bodyTemplate: transport.custom_email_content === false ? null : (transport.body_template ?? null),
     toAddressFormField: transport.to_address_form_field ?? null,
     rawBody: raw ? (format === 'json_format' ? jsonBody(raw) : xmlBody(raw)) : null,
   };

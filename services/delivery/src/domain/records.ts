@@ -106,7 +106,17 @@ export interface DeliveryWithAttempts extends Delivery {
 /** A rendered document, as attached to the email and served by GET …/deliveries/<id>/document. */
 export interface DeliveryDocument {
   /** The email it went with: subject, text and HTML bodies, whether the document is attached. */
-  message: { subject: string; text: string; html: string | null; attach: boolean; answeredTo?: string | null };
+  message: {
+    subject: string;
+    text: string;
+    html: string | null;
+    attach: boolean;
+    answeredTo?: string | null;
+    /** The submitting device's identifier (to_address_device_attribute is read from it when sending). */
+    device?: string;
+    /** text_format.include_images: the images sent beside the text, by Content-ID (Base64). */
+    images?: Array<{ fileName: string; contentType: string; cid: string; base64: string }>;
+  };
   contentType: string;
   fileName: string;
   bytes: Buffer;

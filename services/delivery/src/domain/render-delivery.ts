@@ -14,7 +14,10 @@ export function newWebhookId(): string {
 /** What the destination sends for this submission, rendered once, when the delivery is made. */
 export function renderBody(submission: SubmissionReceivedPayload, destination: Destination): { contentType: string; body: string } {
   // Rendered at the first attempt, on a worker thread (render/render-pool.ts), from the submission kept here.
-  if (destination.transport.type === 'email_transport') return { contentType: submissionContentType, body: JSON.stringify(submission) };
+  // A document (email, or a PDF or .docx over HTTP) is rendered from the submission kept here.
+  if (destination.transport.type === 'email_transport' || destination.format === 'pdf_format' || destination.format === 'word_format') {
+    return { contentType: submissionContentType, body: JSON.stringify(submission) };
+  }
   if (destination.transport.type === 'dispatch_transport') {
     return { contentType: 'application/json', body: JSON.stringify(dispatchOneshot(submission, destination.transport.parameters)) };
   }

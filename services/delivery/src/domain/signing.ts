@@ -7,10 +7,13 @@ export function generateSigningSecret(): string {
   return secretPrefix + randomBytes(32).toString('base64');
 }
 
-/** `v1,<Base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes (Standard Webhooks). */
-export function sign(secret: string, webhookId: string, timestampSeconds: number, body: string): string {
+/**
+ * `v1,<Base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes
+ * (Standard Webhooks). A binary body (a PDF, a .docx) is signed as its bytes.
+ */
+export function sign(secret: string, webhookId: string, timestampSeconds: number, body: string | Buffer): string {
   const key = Buffer.from(secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret, 'base64');
-  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.`).update(body).digest('base64')}`;
 }
 
 export interface WebhookHeaders {
@@ -25,7 +28,7 @@ export interface WebhookHeaders {
  * signature per secret in force, space-separated: during a rotation's overlap a receiver
  * holding either secret verifies it.
  */
-export function webhookHeaders(webhookId: string, timestampSeconds: number, body: string, secrets: string[]): WebhookHeaders {
+export function webhookHeaders(webhookId: string, timestampSeconds: number, body: string | Buffer, secrets: string[]): WebhookHeaders {
   return {
     'webhook-id': webhookId,
     'webhook-timestamp': String(timestampSeconds),

@@ -17,6 +17,20 @@ export interface RenderTask {
   rawBody: string | null;
   /** word_format: the template resource's .docx bytes. */
   wordTemplate: Uint8Array | null;
+  /**
+   * The images the submission names but does not carry (uploaded apart): identifier -> bytes,
+   * or why there are none (drawn as a placeholder saying so). Absent: the render answers
+   * `{wantImages}` when the document needs some.
+   */
+  images?: Record<string, Uint8Array | string> | null;
+}
+
+/** An image sent beside a text email (text_format.include_images), by Content-ID. */
+export interface EmailImage {
+  fileName: string;
+  contentType: string;
+  bytes: Buffer;
+  cid: string;
 }
 
 export interface RenderedEmail {
@@ -28,7 +42,13 @@ export interface RenderedEmail {
   attach: boolean;
   /** What `to_address_form_field` answered (addresses are picked from it), or null. */
   answeredTo: string | null;
+  /** The submitting device's identifier. */
+  device: string;
+  images: EmailImage[];
 }
+
+/** What a render gives: the email, or the identifiers of the images it needs first (render again with `images`). */
+export type RenderOutcome = RenderedEmail | { wantImages: string[] };
 
 /** A render that could not finish: too long, too big, or a template failing on these answers. */
 export class RenderError extends Error {
@@ -44,7 +64,7 @@ export interface RenderPoolOptions {
 interface Job {
   id: number;
   task: RenderTask;
-  resolve: (value: RenderedEmail) => void;
+  resolve: (value: RenderOutcome) => void;
   reject: (error: Error) => void;
 }
 
@@ -80,7 +100,7 @@ export class RenderPool {
 
   constructor(private readonly options: RenderPoolOptions) {}
 
-  render(task: RenderTask): Promise<RenderedEmail> {
+  render(task: RenderTask): Promise<RenderOutcome> {
     if (this.closed) return Promise.reject(new RenderError('the render pool is closed'));
     // A submission whose parsed answers and layout cannot fit the worker's heap is refused
     // here: some allocations past a worker's limit (a large JSON.parse) abort the whole
@@ -118,14 +138,20 @@ export class RenderPool {
     });
     worker.unref();
     const slot: Slot = { worker, job: null, timer: null };
-    worker.on('message', (message: { id: number; result?: RenderedEmail; error?: string }) => {
+    worker.on('message', (message: { id: number; result?: RenderOutcome; error?: string }) => {
       const job = slot.job;
       if (!job || job.id !== message.id) return;
       this.finish(slot);
-      if (message.error !== undefined) job.reject(new RenderError(message.error));
+      const result = message.result;
+      if (message.error !== undefined || !result) job.reject(new RenderError(message.error ?? 'the render worker answered nothing'));
+      else if ('wantImages' in result) job.resolve(result);
       else {
-        const document = message.result!.document;
-        job.resolve({ ...message.result!, document: { ...document, bytes: Buffer.from(document.bytes.buffer, document.bytes.byteOffset, document.bytes.byteLength) } });
+        const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        job.resolve({
+          ...result,
+          document: { ...result.document, bytes: asBuffer(result.document.bytes) },
+          images: (result.images ?? []).map((image) => ({ ...image, bytes: asBuffer(image.bytes) })),
+        });
       }
       this.pump();
     });

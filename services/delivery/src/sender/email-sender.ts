@@ -12,6 +12,8 @@ export interface OutgoingEmail {
   text: string;
   html: string | null;
   attachment: { fileName: string; contentType: string; bytes: Buffer } | null;
+  /** Images beside the text (text_format.include_images), each with its Content-ID (an HTML body shows them by it). */
+  images?: Array<{ fileName: string; contentType: string; bytes: Buffer; cid: string }>;
   /** The delivery's webhook id, as the Message-ID's left part: every attempt of a delivery sends the same message. */
   messageId: string;
 }
@@ -22,6 +24,16 @@ export interface EmailAnswer {
   responseBody: string | null;
   error: string | null;
   durationMs: number;
+  /** Recipients the server refused for good (a 5xx to RCPT TO): the bounce list takes them. */
+  refused?: string[];
+}
+
+/** The recipients of a send refused with a 5xx, from nodemailer's `rejectedErrors`. */
+function refusedForGood(rejectedErrors: unknown): string[] {
+  if (!Array.isArray(rejectedErrors)) return [];
+  return rejectedErrors.flatMap((error: { recipient?: unknown; responseCode?: unknown }) =>
+    typeof error.recipient === 'string' && typeof error.responseCode === 'number' && error.responseCode >= 500 && error.responseCode < 600 ? [error.recipient] : [],
+  );
 }
 
 export interface EmailSenderOptions {
@@ -76,12 +88,16 @@ export class EmailSender {
         text: email.text,
         ...(email.html === null ? {} : { html: email.html }),
         messageId: `<${email.messageId}@formcast>`,
-        attachments: email.attachment ? [{ filename: email.attachment.fileName, contentType: email.attachment.contentType, content: email.attachment.bytes }] : [],
+        attachments: [
+          ...(email.attachment ? [{ filename: email.attachment.fileName, contentType: email.attachment.contentType, content: email.attachment.bytes }] : []),
+          ...(email.images ?? []).map((image) => ({ filename: image.fileName, contentType: image.contentType, content: image.bytes, cid: image.cid })),
+        ],
       });
-      return { statusCode: replyCode(info.response), responseBody: info.response.slice(0, 1024), error: null, durationMs: took() };
+      return { statusCode: replyCode(info.response), responseBody: info.response.slice(0, 1024), error: null, durationMs: took(), refused: refusedForGood((info as { rejectedErrors?: unknown }).rejectedErrors) };
     } catch (error) {
-      const failure = error as Error & { responseCode?: number; response?: string; code?: string };
+      const failure = error as Error & { responseCode?: number; response?: string; code?: string; rejectedErrors?: unknown };
       return {
+        refused: refusedForGood(failure.rejectedErrors),
         statusCode: failure.responseCode ?? replyCode(failure.response),
         responseBody: failure.response ? failure.response.slice(0, 1024) : null,
         error: `${failure.code ? `${failure.code}: ` : ''}${failure.message}`.slice(0, 1024),
@@ -107,8 +123,12 @@ export class EmailSender {
     }
     const host = parameters.smtp_address!.replace(/^\[|\]$/g, '');
     const address = await this.allowedAddress(host);
-    const port = parameters.smtp_port ?? (parameters.use_tls ? 465 : 25);
-    const secure = parameters.use_tls === true && port === 465;
+    // encryption (the product's setting beside use_tls): 1 TLS from the start (implicit, port
+    // 465 by default), 2 STARTTLS required; 0 or none: as use_tls says.
+    const implicitTls = parameters.encryption === 1;
+    const startTls = parameters.encryption === 2;
+    const port = parameters.smtp_port ?? (parameters.use_tls || implicitTls ? 465 : startTls ? 587 : 25);
+    const secure = implicitTls || (parameters.use_tls === true && port === 465 && !startTls);
     const auth =
       parameters.auth_scheme !== 'none' && parameters.username
         ? { auth: { user: parameters.username, pass: parameters.password ?? '' }, ...(parameters.auth_scheme ? { authMethod: authMethods[parameters.auth_scheme] } : {}) }
@@ -118,7 +138,7 @@ export class EmailSender {
       port,
       secure,
       // use_tls on another port: STARTTLS, required.
-      requireTLS: parameters.use_tls === true && !secure,
+      requireTLS: !secure && (startTls || parameters.use_tls === true),
       ...(isIP(host) ? {} : { tls: { servername: host } }),
       ...auth,
       ...timeouts,

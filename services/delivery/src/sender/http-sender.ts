@@ -18,7 +18,8 @@ export interface HttpSenderOptions {
 export interface HttpDelivery {
   uri: string;
   headers: Record<string, string>;
-  body: string;
+  /** Text (JSON, XML) or bytes (a PDF, a .docx). */
+  body: string | Buffer;
 }
 
 /** What one POST came to. */

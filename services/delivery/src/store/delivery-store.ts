@@ -101,6 +101,13 @@ export interface DeliveryStore {
    * `attemptsKeptPerDelivery` attempts.
    */
   recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void>;
+  /**
+   * Extends a claim's lease to `leaseUntil` if the claim is still the delivery's (its token,
+   * still pending); says whether it is. An attempt that takes long (a render) holds its
+   * delivery this way, and asks again just before it sends: false means another worker may
+   * have it, and this one must not send.
+   */
+  holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean>;
   /** A destination's deliveries, newest first, with their attempts oldest first. */
   listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage>;
   /**
@@ -137,6 +144,14 @@ export interface DeliveryStore {
    * key: run at start, so a wrong key stops the process before anything is signed.
    */
   sealSecrets(): Promise<number>;
+
+  /**
+   * The organization's bounce list (email_transport's `skip_bounce_list_check`): addresses an
+   * SMTP server refused for good (a 5xx to RCPT TO). Recording one again dates it anew.
+   */
+  recordBounces(orgId: number, addresses: string[], reason: string, at: string): Promise<void>;
+  /** Those of `addresses` on the organization's bounce list since `since` (ISO time), any case. */
+  bouncedAmong(orgId: number, addresses: string[], since: string): Promise<string[]>;
 
   /** Readiness: the store answers. */
   ping(): Promise<void>;

@@ -311,6 +311,36 @@ export class MongoDeliveryStore extends MongoStore<DeliveryModels> implements De
     });
   }
 
+  async holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean> {
+    await this.ready;
+    const { Delivery } = this.models;
+    const held = await Delivery.updateOne({ _id: claim.deliveryId, claimToken: claim.claimToken, status: 'pending' }, { $max: { claimedUntil: new Date(leaseUntil) } });
+    return held.matchedCount > 0;
+  }
+
+  async recordBounces(orgId: number, addresses: string[], reason: string, at: string): Promise<void> {
+    if (addresses.length === 0) return;
+    await this.ready;
+    const { BouncedAddress } = this.models;
+    const unique = [...new Set(addresses.map((a) => a.toLowerCase()))];
+    await BouncedAddress.bulkWrite(
+      unique.map((address) => ({
+        updateOne: { filter: { _id: `${orgId}:${address}` }, update: { $set: { orgId, address, bouncedAt: new Date(at), reason: reason.slice(0, 1024) } }, upsert: true },
+      })),
+    );
+  }
+
+  async bouncedAmong(orgId: number, addresses: string[], since: string): Promise<string[]> {
+    if (addresses.length === 0) return [];
+    await this.ready;
+    const docs = await this.models.BouncedAddress.find(
+      { _id: { $in: addresses.map((a) => `${orgId}:${a.toLowerCase()}`) }, bouncedAt: { $gte: new Date(since) } },
+      { address: 1 },
+    ).lean<Array<{ address: string }>>();
+    const bounced = new Set(docs.map((doc) => doc.address));
+    return addresses.filter((address) => bounced.has(address.toLowerCase()));
+  }
+
   async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
     await this.transaction(async (session) => {
       const { Delivery } = this.models;

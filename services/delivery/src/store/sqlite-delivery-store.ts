@@ -269,6 +269,18 @@ export class SqliteDeliveryStore implements DeliveryStore {
     });
   }
 
+  async holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean> {
+    return this.sql.write(
+      () =>
+        this.sql.run(
+          `UPDATE deliveries SET claimed_until = MAX(claimed_until, ?) WHERE id = ? AND claim_token = ? AND status = 'pending'`,
+          leaseUntil,
+          claim.deliveryId,
+          claim.claimToken,
+        ) > 0,
+    );
+  }
+
   async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
     await this.sql.writeGrouped(() => {
       const delivery = this.sql.get<{ destination_id: number }>('SELECT destination_id FROM deliveries WHERE id = ?', claim.deliveryId);
@@ -361,6 +373,34 @@ export class SqliteDeliveryStore implements DeliveryStore {
       destinationActive: row.destinationActive === 1,
       lastAttempt: row.lastAttempt === null ? null : (JSON.parse(row.lastAttempt) as DeliveryMetric['lastAttempt']),
     }));
+  }
+
+  async recordBounces(orgId: number, addresses: string[], reason: string, at: string): Promise<void> {
+    if (addresses.length === 0) return;
+    this.sql.write(() => {
+      for (const address of new Set(addresses.map((a) => a.toLowerCase()))) {
+        this.sql.run(
+          `INSERT INTO bounced_addresses (org_id, address, bounced_at, reason) VALUES (?, ?, ?, ?)
+           ON CONFLICT (org_id, address) DO UPDATE SET bounced_at = excluded.bounced_at, reason = excluded.reason`,
+          orgId,
+          address,
+          at,
+          reason.slice(0, 1024),
+        );
+      }
+    });
+  }
+
+  async bouncedAmong(orgId: number, addresses: string[], since: string): Promise<string[]> {
+    if (addresses.length === 0) return [];
+    const rows = this.sql.all<{ address: string }>(
+      'SELECT address FROM bounced_addresses WHERE org_id = ? AND address IN (SELECT value FROM json_each(?)) AND bounced_at >= ?',
+      orgId,
+      JSON.stringify(addresses.map((a) => a.toLowerCase())),
+      since,
+    );
+    const bounced = new Set(rows.map((row) => row.address));
+    return addresses.filter((address) => bounced.has(address.toLowerCase()));
   }
 
   async sweepEnded(endedBefore: number, limit: number): Promise<number> {

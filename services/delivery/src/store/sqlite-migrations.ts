@@ -95,8 +95,21 @@ export const deliveryMigrations: Migration[] = [
     `,
   },
   {
-    // The performance metric report (report.md): an organization's deliveries of a month, by creation time.
+    // The bounce list (email_transport.skip_bounce_list_check): addresses refused for good.
     version: 5,
+    up: `
+      CREATE TABLE bounced_addresses (
+        org_id INTEGER NOT NULL,
+        address TEXT NOT NULL, -- lower case
+        bounced_at TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (org_id, address)
+      ) STRICT;
+    `,
+  },
+  {
+    // The performance metric report (report.md): an organization's deliveries of a month, by creation time.
+    version: 6,
     up: `CREATE INDEX deliveries_by_org_time ON deliveries (org_id, created_at, id);`,
   },
 ];

@@ -7,6 +7,8 @@ import { sendDispatch } from '../sender/dispatch-sender';
 import type { HttpSender } from '../sender/http-sender';
 import type { ClaimedDelivery, NewAttempt } from '../store';
 import { attemptEmail, type EmailAttemptDeps } from './email-attempt';
+import { attemptHttpDocument } from './http-document-attempt';
+import { leaseHold, unleased } from './lease-hold';
 
 export interface AttemptDeps {
   http: HttpSender;
@@ -15,8 +17,10 @@ export interface AttemptDeps {
   commandTimeoutMs: number;
   /** Epoch ms (tests move it). */
   now: () => number;
-  /** Email destinations: the store (documents), the render pool, the sender; without it they fail. */
+  /** Documents (email destinations, PDF or .docx over HTTP): the store, the render pool, the email sender; without it they fail. */
   email?: Omit<EmailAttemptDeps, 'bus' | 'commandTimeoutMs' | 'now'>;
+  /** The worker's lease: an attempt that renders extends it meanwhile, and sends only while it holds it. */
+  leaseMs?: number;
 }
 
 /** Sends a claimed delivery once, by its destination's transport, and says what came of it. */
@@ -34,13 +38,18 @@ export function attemptDelivery(deps: AttemptDeps): AttemptDelivery {
 }
 
 function sendOnce(deps: AttemptDeps): AttemptDelivery {
-  return async ({ delivery, destination }) => {
+  return async ({ delivery, destination, claimToken }) => {
     const startedAt = deps.now();
     const attemptedAt = new Date(startedAt).toISOString();
-    if (destination.transport.type === 'email_transport') {
-      if (!deps.email) throw new Error('email destinations need the email sender');
-      return attemptEmail({ ...deps.email, bus: deps.bus, commandTimeoutMs: deps.commandTimeoutMs, now: deps.now }, delivery, destination, attemptedAt);
+    const isDocument = destination.transport.type === 'email_transport' || destination.format === 'pdf_format' || destination.format === 'word_format';
+    if (isDocument) {
+      if (!deps.email) throw new Error('documents need the render pool and the store');
+      const documentDeps = { ...deps.email, bus: deps.bus, commandTimeoutMs: deps.commandTimeoutMs, now: deps.now };
+      const lease = deps.leaseMs ? leaseHold(deps.email.store, { deliveryId: delivery.id, claimToken }, deps.leaseMs, deps.now) : unleased;
+      if (destination.transport.type === 'email_transport') return attemptEmail(documentDeps, delivery, destination, attemptedAt, lease);
+      return attemptHttpDocument({ ...documentDeps, http: deps.http }, delivery, destination, startedAt, lease);
     }
+    if (destination.transport.type === 'email_transport') throw new Error('unreachable: email is a document');
     if (destination.transport.type === 'dispatch_transport') {
       const answer = await sendDispatch(deps.bus, delivery, deps.commandTimeoutMs);
       return {

@@ -1,13 +1,14 @@
 import type { Bus } from '@formcast/bus';
-import { createEnvelope, directoryCommands, resourceCommands, type EmailTransportParameters } from '@formcast/contracts';
+import { createEnvelope, directoryCommands, type EmailTransportParameters, type ResolvedDevice } from '@formcast/contracts';
 import { isAppError } from '@formcast/platform';
 import { smtpResult, type AttemptResult } from '../domain/attempt-outcome';
-import { formOutline, type FormQuestion } from '../domain/document-model';
-import { recipients, renderTaskParts } from '../domain/email-message';
+import { recipients, senderAddress } from '../domain/email-message';
 import type { Delivery, DeliveryDocument, Destination } from '../domain/records';
 import { RenderError, type RenderPool } from '../render/render-pool';
 import type { EmailSender } from '../sender/email-sender';
 import type { DeliveryStore, NewAttempt } from '../store';
+import { DocumentRefused, documentOf } from './delivery-document';
+import { unleased, type LeaseHold } from './lease-hold';
 
 export interface EmailAttemptDeps {
   store: DeliveryStore;
@@ -20,91 +21,98 @@ export interface EmailAttemptDeps {
   now: () => number;
 }
 
-/** Why a document cannot be made, whatever the number of attempts: the attempt is rejected (no retry). */
-class DocumentRefused extends Error {}
+/** How long an address refused for good stays on the bounce list. */
+export const bounceListDays = 30;
 
-/** word_format's template: the resource's .docx, asked of the resources service. */
-async function wordTemplate(deps: EmailAttemptDeps, delivery: Delivery, resourceId: number): Promise<Uint8Array> {
+/** The value of the submitting device's custom attribute `name` (to_address_device_attribute), or null. */
+async function deviceAttribute(deps: EmailAttemptDeps, delivery: Delivery, deviceIdentifier: string | undefined, name: string): Promise<string | null> {
+  if (!deviceIdentifier) return null;
   try {
-    const answer = await deps.bus.requestWithAttachment(
-      createEnvelope(resourceCommands.downloadResource, { resourceId }, { orgId: delivery.orgId, requestId: `delivery-${delivery.id}` }),
+    const device = await deps.bus.request<ResolvedDevice>(
+      createEnvelope(directoryCommands.resolveDevice, { ref: deviceIdentifier }, { orgId: delivery.orgId, requestId: `delivery-${delivery.id}` }),
       { timeoutMs: deps.commandTimeoutMs },
     );
-    if (!answer.attachment) throw new DocumentRefused(`word_format.template_resource_id: resource ${resourceId} has no file`);
-    return new Uint8Array(answer.attachment);
+    return device.customAttributes?.[name] ?? null;
   } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') throw new DocumentRefused(`word_format.template_resource_id: resource ${resourceId} does not exist`);
+    if (isAppError(error) && error.code === 'not_found') return null; // the device deleted since
     throw error;
   }
 }
 
-/** The form's questions (titles, order, types) from the directory; none when it cannot say (the form deleted meanwhile). */
-async function outlineOf(deps: EmailAttemptDeps, delivery: Delivery): Promise<FormQuestion[]> {
-  try {
-    const definition = await deps.bus.request(
-      createEnvelope(directoryCommands.getForm, { formId: delivery.formId }, { orgId: delivery.orgId, requestId: `delivery-${delivery.id}` }),
-      { timeoutMs: deps.commandTimeoutMs },
-    );
-    return formOutline(definition);
-  } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return [];
-    throw error;
-  }
+/** A failed or rejected attempt that sent nothing, with why. */
+function unsent(attemptedAt: string, started: number, kind: AttemptResult['kind'], why: string, responseBody: string | null = null) {
+  return {
+    result: { kind } as AttemptResult,
+    attempt: { attemptedAt, statusCode: null, durationMs: Math.round(performance.now() - started), responseBody, error: kind === 'delivered' ? null : why.slice(0, 1024) },
+  };
 }
 
 /**
- * The delivery's document and email: the one kept at an earlier attempt, else rendered now
- * on a render worker and kept (the first kept wins), so every attempt sends the same.
+ * One attempt of an email delivery: render (once, the lease held meanwhile), then send if
+ * the claim is still this attempt's; the SMTP reply is the attempt's status.
  */
-async function documentOf(deps: EmailAttemptDeps, delivery: Delivery, destination: Destination): Promise<DeliveryDocument> {
-  const kept = await deps.store.getDocument(delivery.id);
-  if (kept) return kept;
-  const parts = renderTaskParts(delivery.body, destination, await outlineOf(deps, delivery));
-  const templateId = destination.format === 'word_format' ? (destination.formatParameters as { template_resource_id?: number | null }).template_resource_id : null;
-  const template = templateId ? await wordTemplate(deps, delivery, templateId) : null;
-  const rendered = await deps.render.render({ ...parts, wordTemplate: template });
-  return deps.store.saveDocument(delivery.id, {
-    message: { subject: rendered.subject, text: rendered.text, html: rendered.html, attach: rendered.attach, answeredTo: rendered.answeredTo },
-    contentType: rendered.document.contentType,
-    fileName: rendered.document.fileName,
-    bytes: rendered.document.bytes,
-    createdAt: new Date(deps.now()).toISOString(),
-  });
-}
-
-/** One attempt of an email delivery: render (once), then send; the SMTP reply is the attempt's status. */
 export async function attemptEmail(
   deps: EmailAttemptDeps,
   delivery: Delivery,
   destination: Destination,
   attemptedAt: string,
+  lease: LeaseHold = unleased,
 ): Promise<{ result: AttemptResult; attempt: NewAttempt }> {
   const started = performance.now();
-  const failed = (kind: 'rejected' | 'failed', error: string) => ({
-    result: { kind } as AttemptResult,
-    attempt: { attemptedAt, statusCode: null, durationMs: Math.round(performance.now() - started), responseBody: null, error: error.slice(0, 1024) },
-  });
   const parameters = destination.transport.parameters as EmailTransportParameters;
   let document: DeliveryDocument;
+  let deviceTo: string | null = null;
   try {
-    document = await documentOf(deps, delivery, destination);
+    document = await lease.whileWorking(() => documentOf(deps, delivery, destination));
+    if (parameters.to_address_device_attribute) {
+      deviceTo = await deviceAttribute(deps, delivery, document.message.device, parameters.to_address_device_attribute);
+    }
   } catch (error) {
-    if (error instanceof RenderError || error instanceof DocumentRefused) return failed('rejected', `the document could not be made: ${error.message}`);
-    return failed('failed', `the document could not be made now: ${(error as Error).message}`);
+    if (error instanceof RenderError || error instanceof DocumentRefused) return unsent(attemptedAt, started, 'rejected', `the document could not be made: ${error.message}`);
+    return unsent(attemptedAt, started, 'failed', `the document could not be made now: ${(error as Error).message}`);
   }
-  const to = recipients(parameters, document.message.answeredTo ?? null);
-  if (to.length === 0) return failed('rejected', 'no recipient: to_addresses is empty and to_address_form_field answered no address');
+  let to = recipients(parameters, document.message.answeredTo ?? null, deviceTo);
+  // The bounce list: addresses refused for good lately are left out, unless skip_bounce_list_check.
+  let bounced: string[] = [];
+  if (!parameters.skip_bounce_list_check && to.length > 0) {
+    try {
+      bounced = await deps.store.bouncedAmong(delivery.orgId, to, new Date(deps.now() - bounceListDays * 24 * 60 * 60 * 1000).toISOString());
+    } catch (error) {
+      return unsent(attemptedAt, started, 'failed', `the bounce list could not be read now: ${(error as Error).message}`);
+    }
+    to = to.filter((address) => !bounced.includes(address));
+    if (to.length === 0) return unsent(attemptedAt, started, 'rejected', `every recipient is on the bounce list (refused for good within ${bounceListDays} days): ${bounced.join(', ')}; skip_bounce_list_check sends anyway`);
+  }
+  if (to.length === 0) {
+    // allow_no_email: a submission that names nobody is no failure; nothing is sent.
+    if (parameters.allow_no_email) return unsent(attemptedAt, started, 'delivered', '', 'no recipient: nothing sent (allow_no_email)');
+    return unsent(attemptedAt, started, 'rejected', 'no recipient: to_addresses is empty and neither to_address_form_field nor to_address_device_attribute gave an address');
+  }
+  // Fenced: a lease lost meanwhile (another worker may hold the delivery now) sends nothing.
+  if (!(await lease.stillMine())) return unsent(attemptedAt, started, 'failed', 'the lease ran out before sending: another worker has the delivery; nothing sent');
+  const images = (document.message.images ?? []).map((image) => ({ fileName: image.fileName, contentType: image.contentType, bytes: Buffer.from(image.base64, 'base64'), cid: image.cid }));
   const answer = await deps.email.send(parameters, {
-    from: { name: parameters.from_name ?? null, address: parameters.from_address ?? deps.mailFrom },
+    from: { name: parameters.from_name ?? null, address: senderAddress(parameters, deps.mailFrom) },
     to,
     subject: document.message.subject,
     text: document.message.text,
     html: document.message.html,
     attachment: document.message.attach ? { fileName: document.fileName, contentType: document.contentType, bytes: document.bytes } : null,
+    images,
     messageId: delivery.webhookId,
   });
+  if (answer.refused && answer.refused.length > 0) {
+    await deps.store.recordBounces(delivery.orgId, answer.refused, answer.responseBody ?? answer.error ?? 'refused', new Date(deps.now()).toISOString()).catch(() => undefined);
+  }
+  const skipped = bounced.length > 0 ? ` (left out, on the bounce list: ${bounced.join(', ')})` : '';
   return {
     result: smtpResult(answer.statusCode, answer.error),
-    attempt: { attemptedAt, statusCode: answer.statusCode, durationMs: Math.round(performance.now() - started), responseBody: answer.responseBody, error: answer.error },
+    attempt: {
+      attemptedAt,
+      statusCode: answer.statusCode,
+      durationMs: Math.round(performance.now() - started),
+      responseBody: answer.responseBody === null ? null : `${answer.responseBody}${skipped}`.slice(0, 1024),
+      error: answer.error,
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { RenderError, RenderPool, type RenderTask } from '../../src/render/render-pool';
+import { RenderError, RenderPool, type RenderedEmail, type RenderOutcome, type RenderTask } from '../../src/render/render-pool';
 import { submission as submissionPayload } from '../domain/submission-fixture';
 
 function task(answers: Record<string, unknown>, extra: Partial<RenderTask> = {}): RenderTask {
@@ -16,6 +16,12 @@ function task(answers: Record<string, unknown>, extra: Partial<RenderTask> = {})
   };
 }
 
+/** The email of a render that needed no images. */
+function email(outcome: RenderOutcome): RenderedEmail {
+  if ('wantImages' in outcome) throw new Error(`the render asked for images: ${outcome.wantImages.join(', ')}`);
+  return outcome;
+}
+
 /** `count` answers of `size` characters each. */
 const manyAnswers = (count: number, size: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`q${i}`, `${i} ${'x'.repeat(size)}`]));
 
@@ -23,7 +29,7 @@ describe('RenderPool', () => {
   it('renders a PDF on a worker thread, and a liquid subject beside it', async () => {
     const pool = new RenderPool({ workers: 1, timeoutMs: 10_000, memoryMb: 64 });
     try {
-      const rendered = await pool.render(task({ customer_name: 'Acme' }, { subjectTemplate: 'For {{ customer_name }}' }));
+      const rendered = email(await pool.render(task({ customer_name: 'Acme' }, { subjectTemplate: 'For {{ customer_name }}' })));
       expect(rendered.subject).toBe('For Acme');
       expect(rendered.document.contentType).toBe('application/pdf');
       expect(rendered.document.bytes.subarray(0, 5).toString()).toBe('%PDF-');
@@ -48,7 +54,7 @@ describe('RenderPool', () => {
       expect(Date.now() - started).toBeLessThan(15_000);
       // The main thread kept ticking while the worker drew: nothing waited on the render.
       expect(ticks).toBeGreaterThan(100);
-      const next = await pool.render(task({ a: 'b' }));
+      const next = email(await pool.render(task({ a: 'b' })));
       expect(next.document.bytes.subarray(0, 5).toString()).toBe('%PDF-');
     } finally {
       await pool.close();
@@ -59,7 +65,7 @@ describe('RenderPool', () => {
     const pool = new RenderPool({ workers: 1, timeoutMs: 30_000, memoryMb: 32 });
     try {
       await expect(pool.render(task(manyAnswers(20_000, 300)))).rejects.toThrow(/too large to render within 32 MB \(DELIVERY_RENDER_MEMORY_MB\)/);
-      const next = await pool.render(task({ a: 'b' }));
+      const next = email(await pool.render(task({ a: 'b' })));
       expect(next.document.bytes.length).toBeGreaterThan(100);
     } finally {
       await pool.close();

@@ -313,6 +313,38 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(logged).toMatchObject({ status: 'succeeded', scheduleStep: 1 });
     });
 
+    it("extends a claim's lease while the claim is the delivery's, and says when it is not", async () => {
+      const destination = await createDestination();
+      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      const [held] = await claimDue(t0);
+      const claim = { deliveryId: held!.delivery.id, claimToken: held!.claimToken };
+      expect(await store.holdLease(claim, t0 + 3 * lease)).toBe(true);
+      // Past the first lease, still held: nobody else takes it.
+      expect(await claimDue(t0 + 2 * lease)).toEqual([]);
+      // Never shortened.
+      expect(await store.holdLease(claim, t0 + lease)).toBe(true);
+      expect(await claimDue(t0 + 2 * lease)).toEqual([]);
+      // Once it ran out and another claimed it, the first claimer's is gone for good.
+      const [taken] = await claimDue(t0 + 3 * lease);
+      expect(taken!.claimToken).not.toBe(held!.claimToken);
+      expect(await store.holdLease(claim, t0 + 5 * lease)).toBe(false);
+      expect(await store.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 5 * lease)).toBe(true);
+      // Ended (its attempt recorded): no lease to hold.
+      await store.recordAttempt({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, attempt(t0 + 3 * lease, { statusCode: 200 }), attemptOutcome({ kind: 'delivered' }, 1, t0 + 3 * lease));
+      expect(await store.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 6 * lease)).toBe(false);
+    });
+
+    it("keeps an organization's bounce list: any case, dated anew when refused again, its own only", async () => {
+      await store.recordBounces(orgId, ['Gone@Example.test', 'gone@example.test'], '550 No such user', new Date(t0).toISOString());
+      expect(await store.bouncedAmong(orgId, ['GONE@example.test', 'here@example.test'], new Date(t0 - 1).toISOString())).toEqual(['GONE@example.test']);
+      // Older than the window asked: off the list.
+      expect(await store.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual([]);
+      await store.recordBounces(orgId, ['gone@example.test'], '550 again', new Date(t0 + 10).toISOString());
+      expect(await store.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual(['gone@example.test']);
+      expect(await store.bouncedAmong(orgId + 1, ['gone@example.test'], new Date(t0 - 1).toISOString())).toEqual([]);
+      expect(await store.bouncedAmong(orgId, [], new Date(t0 - 1).toISOString())).toEqual([]);
+    });
+
     it('keeps the newest attempts of a delivery', async () => {
       const destination = await createDestination();
       await store.createDeliveries([delivery(destination.id, 1)], t0);

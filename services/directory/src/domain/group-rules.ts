@@ -25,6 +25,8 @@ export interface GroupPatch {
   formIds?: number[];
   /** The group's devices from now on. */
   deviceIds?: number[];
+  /** The group's tags from now on. */
+  tags?: string[];
 }
 
 /**
@@ -50,6 +52,7 @@ export function planGroupUpdate(group: Group, patch: GroupPatch, defaultGroupId:
     ]);
   }
   if (patch.deviceIds) change.deviceIds = [...new Set(patch.deviceIds)];
+  if (patch.tags) change.tags = [...new Set(patch.tags)];
   return change;
 }
 

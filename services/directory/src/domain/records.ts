@@ -40,6 +40,8 @@ export interface Group {
   formIds: number[];
   /** Ascending. */
   deviceIds: number[];
+  /** Its tags (group.md, groups v2): names, each once, in the order given. */
+  tags: string[];
 }
 
 export interface Device {
@@ -130,6 +132,16 @@ export type DeviceChange = Partial<
 export type DeviceReportedField = 'osVersion' | 'appIdentifier' | 'appVersion';
 export type FormRevision = Pick<Form, 'definition' | 'name' | 'revision' | 'updatedAt'>;
 
+/**
+ * A definition a form had before its current one (form.md's `?version=`): kept when a new
+ * definition replaces it, deleted with the form.
+ */
+export interface FormVersion {
+  revision: number;
+  name: string;
+  definition: FormDefinition;
+}
+
 /** Forms going into one group. */
 export interface FormMove {
   formIds: number[];
@@ -143,6 +155,8 @@ export interface GroupChange {
   formMoves?: FormMove[];
   /** The group's devices from now on (a device may be in many groups). */
   deviceIds?: number[];
+  /** The group's tags from now on. */
+  tags?: string[];
 }
 
 /** Deleting a group ends its devices' memberships; its forms go where the moves say. */

@@ -15,7 +15,7 @@ import type {
 import type { ApiToken, Device, Form, FormDefinition, Group, Organization } from './records';
 
 export function toGroupView(group: Group): GroupView {
-  return { id: group.id, name: group.name, form_ids: group.formIds, device_ids: group.deviceIds };
+  return { id: group.id, name: group.name, form_ids: group.formIds, device_ids: group.deviceIds, tags: group.tags };
 }
 
 /** The names of the device's groups, in id order, leaving out any the map cannot name. */
@@ -87,6 +87,15 @@ export function toAuthenticatedDevice(device: Device): AuthenticatedDevice {
 /** Revision 1 shows as "1.00", 2 as "1.01": the real product's version format. */
 export function formatFormVersion(revision: number): string {
   return (1 + (revision - 1) / 100).toFixed(2);
+}
+
+/** The revision a `?version=` names: `"1.02"` as formatFormVersion writes it (revision 3), or the revision itself (`"3"`). */
+export function revisionOfVersion(version: string): number | undefined {
+  if (/^[0-9]{1,9}$/.test(version)) return Number(version);
+  const match = /^([0-9]{1,9})\.([0-9]{1,2})$/.exec(version);
+  if (!match) return undefined;
+  const hundredths = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+  return hundredths >= 100 ? hundredths - 99 : undefined;
 }
 
 export function toFormListItemView(form: Form, groupNames: Map<number, string>): FormListItemView {

@@ -141,6 +141,27 @@ export const directoryMigrations: Migration[] = [
     version: 7,
     up: `ALTER TABLE forms ADD COLUMN locked INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    // form.md's `?version=`: the definitions a form had before its current one, kept when a
+    // new one replaces them (forms of earlier releases have none kept).
+    version: 8,
+    up: `
+      CREATE TABLE form_versions (
+        org_id INTEGER NOT NULL,
+        form_id INTEGER NOT NULL,
+        revision INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        definition TEXT NOT NULL, -- the FormDefinition as JSON
+        replaced_at TEXT NOT NULL, -- when the next definition replaced it
+        PRIMARY KEY (org_id, form_id, revision)
+      ) STRICT, WITHOUT ROWID;
+    `,
+  },
+  {
+    // group.md (groups v2): a group's tags, a JSON array of names (groups of earlier releases have none).
+    version: 9,
+    up: `ALTER TABLE groups ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';`,
+  },
 ];
 
 /**

@@ -12,8 +12,8 @@ import { thrownBy } from '../thrown-by';
 
 const now = '2030-05-01T10:00:00.000Z';
 const homeId = 1;
-const home: Group = { id: homeId, orgId: 7, name: 'Default', isDefault: true, formIds: [10, 11], deviceIds: [20] };
-const north: Group = { id: 2, orgId: 7, name: 'North', isDefault: false, formIds: [12, 13], deviceIds: [20, 21] };
+const home: Group = { id: homeId, orgId: 7, name: 'Default', isDefault: true, formIds: [10, 11], deviceIds: [20], tags: [] };
+const north: Group = { id: 2, orgId: 7, name: 'North', isDefault: false, formIds: [12, 13], deviceIds: [20, 21], tags: [] };
 
 describe('the Default group', () => {
   it('is what an organization is founded with', () => {
@@ -79,6 +79,8 @@ describe('planGroupUpdate', () => {
   it('replaces the devices with those listed, each once', () => {
     expect(planGroupUpdate(north, { deviceIds: [22, 21, 22] }, homeId, now)).toEqual({ deviceIds: [22, 21] });
     expect(planGroupUpdate(north, { deviceIds: [] }, homeId, now)).toEqual({ deviceIds: [] });
+    expect(planGroupUpdate(north, { tags: ['food', 'health', 'food'] }, homeId, now)).toEqual({ tags: ['food', 'health'] });
+    expect(planGroupUpdate(home, { tags: [] }, homeId, now)).toEqual({ tags: [] });
   });
 
   it('changes name, forms and devices together', () => {

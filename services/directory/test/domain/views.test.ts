@@ -52,8 +52,8 @@ const form: Form = {
 
 describe('views', () => {
   it('shows a group with its member ids', () => {
-    const group: Group = { id: 2, orgId: 7, name: 'North', isDefault: false, formIds: [9], deviceIds: [5] };
-    expect(toGroupView(group)).toEqual({ id: 2, name: 'North', form_ids: [9], device_ids: [5] });
+    const group: Group = { id: 2, orgId: 7, name: 'North', isDefault: false, formIds: [9], deviceIds: [5], tags: ['food', 'health'] };
+    expect(toGroupView(group)).toEqual({ id: 2, name: 'North', form_ids: [9], device_ids: [5], tags: ['food', 'health'] });
   });
 
   it('shows a device with its group names, comma-separated, leaving out groups it cannot name', () => {

@@ -27,6 +27,7 @@ describeWithMongo('MongoDirectoryStore', (mongo) => {
       expect(await uniqueKeys('devices')).toEqual(expect.arrayContaining(['orgId+identifier', 'secretHash']));
       expect(await uniqueKeys('devices')).not.toContain('identifier');
       expect(await uniqueKeys('forms')).toEqual(expect.arrayContaining(['orgId+namespace']));
+      expect(await uniqueKeys('form_versions')).toEqual(expect.arrayContaining(['orgId+formId+revision']));
       expect(await uniqueKeys('groups')).toEqual(expect.arrayContaining(['orgId+name', 'orgId']));
       expect(await uniqueKeys('api_tokens')).toEqual(expect.arrayContaining(['tokenHash']));
       expect(await uniqueKeys('organizations')).toEqual(expect.arrayContaining(['enrollmentCodeHash']));
@@ -99,6 +100,8 @@ describeWithMongo('MongoDirectoryStore', (mongo) => {
       expect(await plan('devices', { secretHash: 'h' })).toEqual({ indexes: ['secretHash_1'], collectionScan: false });
       expect(await plan('devices', { orgId: 1 }, { _id: 1 })).toEqual({ indexes: ['orgId_1__id_1'], collectionScan: false });
       expect(await plan('forms', { orgId: 1, namespace: 'n' })).toEqual({ indexes: ['orgId_1_namespace_1'], collectionScan: false });
+      expect(await plan('form_versions', { orgId: 1, formId: 2, revision: 1 })).toEqual({ indexes: ['orgId_1_formId_1_revision_1'], collectionScan: false });
+      expect(await plan('form_versions', { orgId: 1, formId: 2 })).toEqual({ indexes: ['orgId_1_formId_1_revision_1'], collectionScan: false });
       expect(await plan('groups', { orgId: 1, isDefault: true })).toEqual({ indexes: ['orgId_1'], collectionScan: false });
       expect(await plan('groups', { orgId: 1, name: 'g' })).toEqual({ indexes: ['orgId_1_name_1'], collectionScan: false });
       expect(await plan('api_tokens', { tokenHash: 't', revokedAt: null })).toEqual({ indexes: ['tokenHash_1'], collectionScan: false });

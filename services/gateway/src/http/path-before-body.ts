@@ -6,8 +6,6 @@ import {
   directoryCommands,
   pushCommands,
   resourceCommands,
-  type GroupView,
-  type OutstandingOneshotView,
 } from '@formcast/contracts';
 import { AppError, isAppError } from '@formcast/platform';
 import { pathId } from './path-params';
@@ -33,12 +31,9 @@ function decoded(part: string): string {
   }
 }
 
+/** Read by its id, never by listing the device's (which may hold tens of thousands). */
 async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string): Promise<void> {
-  const oneshotId = pathId(oneshot, 'Oneshot');
-  const outstanding = await lookup<OutstandingOneshotView[]>(pushCommands.listDeviceOneshots, { deviceRef });
-  if (!outstanding.some((item) => item.id === oneshotId)) {
-    throw new AppError('not_found', `Oneshot ${oneshotId} is not outstanding on this device`);
-  }
+  await lookup(pushCommands.findOutstandingOneshot, { deviceRef, oneshotId: pathId(oneshot, 'Oneshot') });
 }
 
 /**
@@ -48,11 +43,7 @@ async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string)
 const pathChecks: PathCheck[] = [
   {
     path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/groups/${id}`),
-    check: async (lookup, [group]) => {
-      const groupId = pathId(group, 'Group');
-      const groups = await lookup<GroupView[]>(directoryCommands.listGroups, {});
-      if (!groups.some((item) => item.id === groupId)) throw new AppError('not_found', `Group ${groupId} does not exist`);
-    },
+    check: (lookup, [group]) => lookup(directoryCommands.getGroup, { groupId: pathId(group, 'Group') }),
   },
   { path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
   { path: segment(`/organizations/[^/]+/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },

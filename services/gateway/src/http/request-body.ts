@@ -59,6 +59,17 @@ export function readBody(req: Request, { jsonRoot = '' }: { jsonRoot?: string } 
   );
 }
 
+/** Whether the body is XML by its Content-Type (as readBody decides it). */
+export function isXmlBody(req: Request): boolean {
+  return /^(application|text)\/([\w.+-]+\+)?xml\b/.test((req.get('content-type') ?? '').toLowerCase());
+}
+
+/** The body's text, UTF-8 (empty when there is none): for a reader of its own (XForms, which keeps the order of elements). */
+export function bodyText(req: Request): string {
+  const raw: unknown = req.body;
+  return Buffer.isBuffer(raw) && raw.length > 0 ? decodeText(raw) : '';
+}
+
 /** The body as JSON, or a clear refusal. */
 export function jsonBody(req: Request): unknown {
   const body = readBody(req);

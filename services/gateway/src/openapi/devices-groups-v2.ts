@@ -63,9 +63,10 @@ export const devicesGroupsV2Paths: PathTable = {
   '/api/v2/organizations/{orgId}/devices/{deviceId}/approve': { post: { ...approveDevice, summary: `${approveDevice.summary} (under /api/v2 too, as api_v2_readme.md lists it)` } },
   '/api/v2/organizations/{orgId}/groups': {
     get: {
-      ...groupOperations.list('Second generation: the first generation\'s groups, one record on both. `filter`, `items` and `page` as group.md documents them (`tags[]` is not built yet).'),
+      ...groupOperations.list('Second generation: the first generation\'s groups, one record on both. `filter`, `tags[]`, `items` and `page` as group.md documents them.'),
       query: {
         filter: { schema: fieldOf(listGroupsPayload, 'filter'), description: 'Part of the name, any case (filter=Def finds Default)' },
+        'tags[]': { schema: fieldOf(listGroupsPayload, 'tags'), description: 'Groups having any of these tags (tags[]=health&tags[]=food); `tags=health` once works too' },
         page: { schema: fieldOf(listGroupsPayload, 'page'), description: 'The page, from 1 (every group when neither `page` nor `items` is given)' },
         items: { schema: fieldOf(listGroupsPayload, 'items'), description: 'Groups per page (100 when only `page` is given)' },
       },

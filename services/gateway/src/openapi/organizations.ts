@@ -23,15 +23,16 @@ export const groupPatchBody = {
           name: schemaOf(groupPatch.name.unwrap(), 'input'),
           form_ids: { ...schemaOf(groupPatch.formIds.unwrap(), 'input'), description: 'replaces the group\'s forms (those dropped go back to Default)' },
           device_ids: { ...schemaOf(groupPatch.deviceIds.unwrap(), 'input'), description: 'replaces the group\'s devices' },
+          tags: { ...schemaOf(groupPatch.tags.unwrap(), 'input'), description: 'replaces the group\'s tags (group.md: the v2 list shows and filters them)' },
         },
       },
     },
     required: ['group'],
   },
-  xml: '`<group><name/><form_ids><form_id>1</form_id>…</form_ids><device_ids><device_id>1</device_id>…</device_ids></group>`',
+  xml: '`<group><name/><form_ids><form_id>1</form_id>…</form_ids><device_ids><device_id>1</device_id>…</device_ids><tags><name>food</name>…</tags></group>`',
 };
 
-const groupsXml = '`<groups type="array"><group><id/><name/><form_ids><form_id/>…</form_ids><device_ids><device_id/>…</device_ids></group>…</groups>`';
+const groupsXml = '`<groups type="array"><group><id/><name/><form_ids><form_id/>…</form_ids><device_ids><device_id/>…</device_ids><tags><name/>…</tags></group>…</groups>`';
 
 /** The groups operations, shared by the first and second generations' paths. */
 export const groupOperations = {
@@ -55,12 +56,12 @@ export const groupOperations = {
     errors: [400, 404],
   }),
   update: (): OperationSpec => ({
-    summary: 'Update a group: rename it, replace its forms or devices',
+    summary: 'Update a group: rename it, replace its forms, devices or tags',
     description: 'Default cannot be renamed; forms dropped from a group go back to Default.',
     auth: 'apiToken',
     suffixes: '.json|.xml',
     body: groupPatchBody,
-    answers: { 200: { description: 'The group as it now is', json: z.strictObject({ group: groupView }), xml: '`<group><id/><name/><form_ids/><device_ids/></group>`' } },
+    answers: { 200: { description: 'The group as it now is', json: z.strictObject({ group: groupView }), xml: '`<group><id/><name/><form_ids/><device_ids/><tags/></group>`' } },
     errors: [400, 404, 409],
   }),
   delete: (): OperationSpec => ({
@@ -115,6 +116,15 @@ export const devicePatchBody = {
 
 const devicesV1Xml = '`<devices type="array"><device><id/><identifier/><organization-id/><owner/><description/><pending-approval/><groups/><custom-attributes/></device>…</devices>` (dashed names)';
 const deviceV1Xml = '`<device>` with the dashed elements of the list';
+/** A form definition: JSON, or XForms (form.md's `<h:html>`). */
+const definitionBody = {
+  json: { type: 'object', description: 'the form definition: `type`, `title`, `children` (its questions), optionally `namespace`' },
+  xml: '`<h:html>` XForms: `<h:head><h:title/><model><instance xmlns="namespace"><root><question/>…</root></instance><bind nodeset type required/>…</model></h:head><h:body>` its controls (input, textarea, secret, select1, select with items, group, repeat) in order',
+} as const;
+
+const xformsXml =
+  '`<h:html>` XForms (form.md): the title, the instance in the form\'s namespace under `<inputs>`, a `<bind>` for each typed or required question, the controls in order; keys XForms has no term for are `dm:` attributes, and a definition holding one no attribute can carry (a list, a structure) is 422 naming it';
+
 const oneshotFormsXml = '`<forms type="array"><form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>…</forms>`';
 
 export const organizationPaths: PathTable = {
@@ -178,35 +188,41 @@ export const organizationPaths: PathTable = {
       errors: [404],
     },
     post: {
-      summary: 'Create a form from its definition',
-      description: 'A definition keeping its own `namespace` keeps it; otherwise one is generated. The form joins Default at version "1.00".',
+      summary: 'Create a form from its definition (JSON or XForms)',
+      description: 'A definition keeping its own `namespace` keeps it; otherwise one is generated. The form joins Default at version "1.00". An XML body is XForms as form.md shows it; what it holds that a definition has no place for is refused (400), naming it.',
       auth: 'apiToken',
-      suffixes: '.json',
-      body: { json: { type: 'object', description: 'the form definition: `type`, `title`, `children` (its questions), optionally `namespace`' } },
-      answers: { 201: { description: 'The form created', json: formCreatedView } },
+      suffixes: '.json|.xml',
+      body: definitionBody,
+      answers: { 201: { description: 'The form created (JSON unless asked for XML)', json: formCreatedView, xml: '`<form><id type="integer"/><namespace/><name/></form>` (form.md)' } },
       errors: [400, 404, 409],
     },
   },
   '/organizations/{orgId}/forms/{formId}': {
     get: {
-      summary: 'Show a form\'s definition',
+      summary: 'Show a form\'s definition (JSON, or XForms)',
       auth: 'apiToken',
-      suffixes: '.json',
+      suffixes: '.json|.xml',
       query: {
         version: {
           schema: { type: 'string', pattern: '^[0-9]{1,9}(\\.[0-9]{1,9})?$' },
-          description: 'A version ("1.02") or revision (2): only the current one is kept, another is 404 naming it',
+          description: 'A version ("1.02") or revision (3): the current definition or an earlier one; a version the form never had is 404 naming the current one',
         },
       },
-      answers: { 200: { description: 'The definition as posted, with its namespace, version, description and group', json: formDefinitionView } },
-      errors: [400, 404],
+      answers: {
+        200: {
+          description: 'The definition as posted, with its namespace, version, description and group (JSON unless asked for XML)',
+          json: formDefinitionView,
+          xml: xformsXml,
+        },
+      },
+      errors: [400, 404, 422],
     },
     put: {
-      summary: 'Replace a form\'s definition (a new version; the namespace never changes)',
+      summary: 'Replace a form\'s definition (a new version, the one before kept; the namespace never changes)',
       auth: 'apiToken',
-      suffixes: '.json',
-      body: { json: { type: 'object', description: 'the new form definition' } },
-      answers: { 202: { description: 'The form at its new version', json: formUpdatedView } },
+      suffixes: '.json|.xml',
+      body: definitionBody,
+      answers: { 202: { description: 'The form at its new version (JSON unless asked for XML)', json: formUpdatedView, xml: '`<form><id type="integer"/><namespace/><name/><version/></form>` (form.md)' } },
       errors: [400, 404, 409],
     },
     delete: {

@@ -193,7 +193,7 @@ export const apiTokenView = viewSchema<ApiTokenView>()(z.strictObject({ id, labe
 export const issuedApiTokenView = z.strictObject({ id, label: z.string(), api_token: z.string().describe('shown this once') });
 
 export const groupView = viewSchema<GroupView>()(
-  z.strictObject({ id, name: z.string(), form_ids: z.array(id), device_ids: z.array(id) }),
+  z.strictObject({ id, name: z.string(), form_ids: z.array(id), device_ids: z.array(id), tags: z.array(z.string()).describe('its tags (group.md)') }),
 );
 
 const customAttributes = z.record(z.string(), z.string()).describe('name → text, at most 50');

@@ -7,10 +7,12 @@ function groupElement(group: GroupView): Record<string, unknown> {
     name: group.name,
     form_ids: xmlArray('form_id', group.form_ids.map(xmlInteger)),
     device_ids: xmlArray('device_id', group.device_ids.map(xmlInteger)),
+    // group.md: `<tags type="array"><name>food</name>…`.
+    tags: xmlArray('name', group.tags),
   };
 }
 
-/** `<groups type="array"><group><id/><name/><form_ids><form_id/>…` as spec 4.2. */
+/** `<groups type="array"><group><id/><name/><form_ids><form_id/>…` as spec 4.2, with group.md's `<tags>`. */
 export function renderGroupsXml(groups: GroupView[]): string {
   return buildXml('groups', xmlArray('group', groups.map(groupElement)));
 }

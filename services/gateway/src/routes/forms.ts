@@ -1,11 +1,13 @@
 import { Router, type Request } from 'express';
-import { directoryCommands, type FormListItemView } from '@formcast/contracts';
+import { directoryCommands, type FormCreatedView, type FormListItemView, type FormUpdatedView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { pathId } from '../http/path-params';
-import { jsonBody, readBody } from '../http/request-body';
+import { bodyText, isXmlBody, jsonBody, readBody } from '../http/request-body';
 import { responseFormat } from '../http/response-format';
 import { renderFormsXml, renderFormXml } from '../render/forms-xml';
 import { elementText, rootElement } from '../xml/parse-xml';
+import { definitionToXforms } from '../xforms/definition-to-xforms';
+import { xformsToDefinition } from '../xforms/xforms-to-definition';
 import type { RouteDeps } from './route-deps';
 
 /** `?version=`: the version as the list shows it (`1.02`) or the revision (`2`). */
@@ -14,6 +16,14 @@ function versionQuery(req: Request): string | undefined {
   if (value === undefined || value === '') return undefined;
   if (typeof value !== 'string' || !/^[0-9]{1,9}(\.[0-9]{1,9})?$/.test(value)) throw new AppError('invalid', 'version: a form version, as "1.02", or its revision, as 2');
   return value;
+}
+
+/** A definition as JSON, or as XForms (`<h:html>`, form.md) when the body is XML. */
+function definitionFromBody(req: Request): unknown {
+  if (!isXmlBody(req)) return jsonBody(req);
+  const text = bodyText(req);
+  if (text === '') throw new AppError('invalid', 'An XForms body (<h:html>) is required');
+  return xformsToDefinition(text);
 }
 
 /** `{"group": "…"}` or `<form_properties><group>…</group></form_properties>` (form.md). */
@@ -34,8 +44,10 @@ function groupFromBody(req: Request): string {
 
 /**
  * Forms (templates) API as observed and as form.md documents it: the list in JSON or XML
- * (`<forms><form>`), the definition with its version and group (`?version=`: the current one;
- * earlier ones are not kept), the properties in JSON or XML. Mounted under /organizations/:orgId.
+ * (`<forms><form>`); the definition with its version and group in JSON, or as XForms
+ * (`<h:html>`), of the current version or an earlier one (`?version=`); create and update from
+ * JSON or XForms, answered in either (`<form>`); the properties in JSON or XML. Mounted under
+ * /organizations/:orgId.
  */
 export function formRoutes({ send }: RouteDeps): Router {
   const router = Router({ mergeParams: true });
@@ -46,20 +58,31 @@ export function formRoutes({ send }: RouteDeps): Router {
     else res.json({ forms });
   });
 
-  router.post('/forms{.json}', async (req, res) => {
-    const definition = jsonBody(req);
-    res.status(201).json(await send(req, directoryCommands.createForm, { definition }));
+  router.post('/forms{.:format}', async (req, res) => {
+    const format = responseFormat(req, 'json');
+    const definition = definitionFromBody(req);
+    const created = await send<FormCreatedView>(req, directoryCommands.createForm, { definition });
+    res.status(201);
+    if (format === 'xml') res.type('application/xml').send(renderFormXml(created));
+    else res.json(created);
   });
 
-  router.get('/forms/:formId{.json}', async (req, res) => {
+  router.get('/forms/:formId{.:format}', async (req, res) => {
     const formId = pathId(req.params['formId'], 'Form');
-    res.json(await send(req, directoryCommands.getForm, { formId, version: versionQuery(req) }));
+    const format = responseFormat(req, 'json');
+    const definition = await send<Record<string, unknown>>(req, directoryCommands.getForm, { formId, version: versionQuery(req) });
+    if (format === 'xml') res.type('application/xml').send(definitionToXforms(definition));
+    else res.json(definition);
   });
 
-  router.put('/forms/:formId{.json}', async (req, res) => {
+  router.put('/forms/:formId{.:format}', async (req, res) => {
     const formId = pathId(req.params['formId'], 'Form');
-    const definition = jsonBody(req);
-    res.status(202).json(await send(req, directoryCommands.updateForm, { formId, definition }));
+    const format = responseFormat(req, 'json');
+    const definition = definitionFromBody(req);
+    const updated = await send<FormUpdatedView>(req, directoryCommands.updateForm, { formId, definition });
+    res.status(202);
+    if (format === 'xml') res.type('application/xml').send(renderFormXml(updated));
+    else res.json(updated);
   });
 
   router.delete('/forms/:formId{.json}', async (req, res) => {

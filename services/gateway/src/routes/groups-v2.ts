@@ -14,6 +14,18 @@ function filterQuery(req: Request): string | undefined {
   return value;
 }
 
+/** `tags[]=health&tags[]=food` (group.md), or `tags=health` once: the tags a listed group has any of. */
+function tagsQuery(req: Request): string[] | undefined {
+  // The simple query parser keeps `tags[]` as its own key.
+  const given = [req.query['tags[]'], req.query['tags']].filter((value) => value !== undefined);
+  if (given.length === 0) return undefined;
+  const tags = given.flatMap((value) => (Array.isArray(value) ? value : [value]));
+  if (!tags.every((tag) => typeof tag === 'string')) throw new AppError('invalid', 'tags: give tag names, as tags[]=health&tags[]=food');
+  if (tags.length > 100) throw new AppError('invalid', 'tags: at most 100');
+  if (tags.some((tag) => (tag as string).length > 255)) throw new AppError('invalid', 'tags: each at most 255 characters');
+  return (tags as string[]).filter((tag) => tag !== '');
+}
+
 export interface GroupV2RouteDeps extends RouteDeps {
   /** The organization API token check (`requireApiToken`), run for these routes only. */
   authenticate: RequestHandler;
@@ -29,8 +41,12 @@ export interface GroupV2RouteDeps extends RouteDeps {
 export function groupV2Routes({ send, authenticate }: GroupV2RouteDeps): Router {
   const router = Router();
   const ownOrganization = [authenticate, requireOwnOrganization];
-  // group.md's query: `filter`, `items`, `page` (tags are not built yet).
-  router.get('/api/v2/organizations/:orgId/groups{.:format}', ...ownOrganization, listGroups(send, (req) => ({ filter: filterQuery(req), page: pageQuery(req, 'page'), items: pageQuery(req, 'items') })));
+  // group.md's query: `filter`, `tags[]`, `items`, `page`.
+  router.get(
+    '/api/v2/organizations/:orgId/groups{.:format}',
+    ...ownOrganization,
+    listGroups(send, (req) => ({ filter: filterQuery(req), tags: tagsQuery(req), page: pageQuery(req, 'page'), items: pageQuery(req, 'items') })),
+  );
   router.post('/api/organizations/:orgId/groups{.:format}', ...ownOrganization, createGroups(send));
   router.put('/api/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, updateGroup(send));
   router.delete('/api/organizations/:orgId/groups/:groupId{.:format}', ...ownOrganization, deleteGroup(send));

@@ -67,9 +67,26 @@ function xmlIdList(container: unknown, itemName: string, field: string): number[
   });
 }
 
-type GroupPatch = { name?: string; formIds?: number[]; deviceIds?: number[] };
+type GroupPatch = { name?: string; formIds?: number[]; deviceIds?: number[]; tags?: string[] };
 
-/** `{"group":{name?, form_ids?, device_ids?}}` or `<group><name/><form_ids><form_id/>…</group>`. */
+function tagList(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((tag) => typeof tag === 'string')) throw new AppError('invalid', 'tags: must be an array of tag names (strings)');
+  return value as string[];
+}
+
+/** `<tags><name>food</name>…</tags>`, as group.md's list shows a group's tags. */
+function xmlTagList(container: unknown): string[] {
+  if (container === '') return [];
+  if (!isNode(container)) throw new AppError('invalid', 'tags: must contain <name> elements');
+  const unknown = Object.keys(container).find((key) => key !== 'name' && !key.startsWith('@_'));
+  if (unknown !== undefined) throw new AppError('invalid', `tags: <${unknown}> is not a tag: write <tags><name>…</name></tags>`);
+  return elements(container['name']).map((tag, i) => elementText(tag, `tags.name[${i}]`));
+}
+
+/**
+ * `{"group":{name?, form_ids?, device_ids?, tags?}}` or
+ * `<group><name/><form_ids><form_id/>…<tags><name/>…</tags></group>`; tags as group.md's list shows them.
+ */
 function groupPatchFromBody(req: Request): GroupPatch {
   const body = readBody(req);
   if (body.kind === 'json') {
@@ -77,12 +94,13 @@ function groupPatchFromBody(req: Request): GroupPatch {
     if (typeof group !== 'object' || group === null || Array.isArray(group)) {
       throw new AppError('invalid', 'Expected a JSON object {"group": {"name", "form_ids", "device_ids"}}');
     }
-    const { name, form_ids, device_ids } = group as Record<string, unknown>;
+    const { name, form_ids, device_ids, tags } = group as Record<string, unknown>;
     if (name !== undefined && typeof name !== 'string') throw new AppError('invalid', 'name: must be a string');
     return {
       name,
       formIds: form_ids === undefined ? undefined : idList(form_ids, 'form_ids'),
       deviceIds: device_ids === undefined ? undefined : idList(device_ids, 'device_ids'),
+      tags: tags === undefined ? undefined : tagList(tags),
     };
   }
   if (body.kind === 'xml') {
@@ -91,6 +109,7 @@ function groupPatchFromBody(req: Request): GroupPatch {
       name: group['name'] === undefined ? undefined : elementText(group['name'], 'name'),
       formIds: group['form_ids'] === undefined ? undefined : xmlIdList(group['form_ids'], 'form_id', 'form_ids'),
       deviceIds: group['device_ids'] === undefined ? undefined : xmlIdList(group['device_ids'], 'device_id', 'device_ids'),
+      tags: group['tags'] === undefined ? undefined : xmlTagList(group['tags']),
     };
   }
   throw new AppError('invalid', 'Send XML <group> or JSON {"group": {…}}');

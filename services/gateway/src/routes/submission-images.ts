@@ -4,7 +4,7 @@ import {
   pushCommands,
   type SubmissionImageFileView,
   type SubmissionImageMd5View,
-  type SubmissionImageView,
+  type SubmissionImageSavedView,
 } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { readLimitedBody } from '../http/limited-body';
@@ -74,7 +74,7 @@ export function submissionImageRoutes({ send, fetchWithAttachment, authenticate,
       if (imageIdentifier === undefined) throw new AppError('invalid', 'image_identifier: required, the identifier the submission gave the image');
       if (submissionIdentifier === undefined) throw new AppError('invalid', 'submission_identifer: required, the identifier of the submission the image is for');
       const md5 = declaredMd5(req);
-      const saved = await send<SubmissionImageView>(
+      const saved = await send<SubmissionImageSavedView>(
         req,
         pushCommands.saveSubmissionImage,
         {

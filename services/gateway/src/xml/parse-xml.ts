@@ -6,7 +6,7 @@ import { xmlEntityDecoder } from './xml-entities';
 /** Deeper documents are refused: no request of this API nests more than a few levels. */
 export const maxXmlDepth = 32;
 
-const parser = new XMLParser({
+const parserOptions = {
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   parseTagValue: false,
@@ -20,7 +20,10 @@ const parser = new XMLParser({
   // before parsing, so no entity can be declared, let alone expanded.
   processEntities: true,
   entityDecoder: xmlEntityDecoder,
-});
+} as const;
+const parser = new XMLParser(parserOptions);
+/** The same, keeping the order of the elements (XForms: a form's questions are its controls, in order). */
+const orderedParser = new XMLParser({ ...parserOptions, preserveOrder: true });
 
 /** Any DOCTYPE or entity declaration, anywhere: the classic XXE / billion-laughs vectors. */
 const declarationPattern = /<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST)/i;
@@ -33,6 +36,24 @@ export type XmlNode = Record<string, unknown>;
  * character reference) that XML cannot carry, naming its element; each with AppError('invalid').
  */
 export function parseXml(text: string): XmlNode {
+  return parseChecked(text, parser) as XmlNode;
+}
+
+/** One element of a document parsed in order: its name, its attributes (`@_name`), its content in order. */
+export type OrderedXmlNode = { [name: string]: OrderedXmlNode[] } & { ':@'?: Record<string, string>; '#text'?: string };
+
+/**
+ * As parseXml, with every refusal of it, keeping the order of the elements: the document as
+ * its one root element, in fast-xml-parser's preserveOrder form.
+ */
+export function parseOrderedXml(text: string): OrderedXmlNode {
+  const nodes = parseChecked(text, orderedParser) as OrderedXmlNode[];
+  const elementsOnly = nodes.filter((node) => node['#text'] === undefined);
+  if (elementsOnly.length !== 1) throw new AppError('invalid', 'Malformed XML: one root element is needed');
+  return elementsOnly[0]!;
+}
+
+function parseChecked(text: string, xmlParser: XMLParser): unknown {
   if (declarationPattern.test(text)) {
     throw new AppError('invalid', 'XML with a DOCTYPE or entity declarations is not accepted');
   }
@@ -40,16 +61,18 @@ export function parseXml(text: string): XmlNode {
   if (valid !== true) {
     throw new AppError('invalid', `Malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
   }
-  let document: XmlNode;
+  let document: unknown;
   try {
-    document = parser.parse(text) as XmlNode;
+    document = xmlParser.parse(text) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unreadable';
     throw new AppError('invalid', `Malformed XML: ${reason}`);
   }
-  // The validator lets several root elements through; the same name twice parses as a list.
-  const roots = Object.keys(document);
-  if (roots.length > 1 || Array.isArray(document[roots[0]!])) throw new AppError('invalid', 'Malformed XML: more than one root element');
+  if (!Array.isArray(document)) {
+    // The validator lets several root elements through; the same name twice parses as a list.
+    const roots = Object.keys(document as XmlNode);
+    if (roots.length > 1 || Array.isArray((document as XmlNode)[roots[0]!])) throw new AppError('invalid', 'Malformed XML: more than one root element');
+  }
   refuseUnwritableText(document, 'xml');
   return document;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SubmissionImageType, SubmissionImageView } from '@formcast/contracts';
+import type { SubmissionImageType, SubmissionImageSavedView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import type { SubmissionImage } from '../store/submission-image-store';
 
@@ -22,7 +22,7 @@ export function checkedMd5(bytes: Buffer, expected: string | undefined): string 
   return md5;
 }
 
-export function toSubmissionImageView(image: SubmissionImage, submissionId: number | null): SubmissionImageView {
+export function toSubmissionImageSavedView(image: SubmissionImage, submissionId: number | null): SubmissionImageSavedView {
   return {
     uuid: image.uuid,
     image_identifier: image.imageIdentifier,

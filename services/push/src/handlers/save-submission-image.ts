@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandHandler } from '@formcast/bus';
-import { saveSubmissionImagePayload, type SubmissionImageView } from '@formcast/contracts';
+import { saveSubmissionImagePayload, type SubmissionImageSavedView } from '@formcast/contracts';
 import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
 import { approvedDevice } from '../directory-cache/approved-device';
-import { checkedMd5, sniffImageType, toSubmissionImageView } from '../domain/submission-image-rules';
+import { checkedMd5, sniffImageType, toSubmissionImageSavedView } from '../domain/submission-image-rules';
 import { nowOf, type PushDeps } from './deps';
 
 /**
@@ -15,7 +15,7 @@ import { nowOf, type PushDeps } from './deps';
  */
 export const saveSubmissionImage =
   (deps: PushDeps): CommandHandler =>
-  async (command): Promise<SubmissionImageView> => {
+  async (command): Promise<SubmissionImageSavedView> => {
     const input = parsePayload(saveSubmissionImagePayload, command.payload);
     const orgId = requireOrgId(command);
     const device = await approvedDevice(deps.directory, command, input.deviceRef);
@@ -41,5 +41,5 @@ export const saveSubmissionImage =
     // The save may have completed submissions that waited for this image: their events go out now.
     deps.eventsWritten();
     const submission = await deps.store.findSubmission(orgId, { deviceId: device.id, clientSubmissionId: image.submissionIdentifier });
-    return toSubmissionImageView(image, submission?.id ?? null);
+    return toSubmissionImageSavedView(image, submission?.id ?? null);
   };

@@ -1,7 +1,7 @@
 import { formNotFound, groupNotFound } from '../../domain/errors';
-import type { Form, FormRevision, NewForm } from '../../domain/records';
+import type { Form, FormRevision, FormVersion, NewForm } from '../../domain/records';
 import type { MongoDirectoryDb } from '../mongo-directory-db';
-import type { FormDoc } from '../mongo-models';
+import type { FormDoc, FormVersionDoc } from '../mongo-models';
 import type { FormStore } from './form-store';
 
 /** Forms on the directory's MongoDB database (see MongoDirectoryStore). */
@@ -49,9 +49,33 @@ export class MongoFormStore implements FormStore {
     return this.db.one(this.db.models.Form.findOne({ orgId, namespace }).lean<FormDoc>(), formFromDoc);
   }
 
-  revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form> {
-    const withDates = (revision: FormRevision) => ({ ...revision, updatedAt: new Date(revision.updatedAt) });
-    return this.db.decideAndSave('Form', { _id: formId, orgId }, formFromDoc, () => formNotFound(formId), decide, withDates);
+  async getVersion(orgId: number, formId: number, revision: number): Promise<FormVersion | null> {
+    const form = await this.get(orgId, formId);
+    if (!form) return null;
+    if (form.revision === revision) return { revision, name: form.name, definition: form.definition };
+    await this.db.ready;
+    // form_versions: the unique { orgId, formId, revision }.
+    const doc = await this.db.models.FormVersion.findOne({ orgId, formId, revision }).lean<FormVersionDoc>();
+    return doc ? { revision: doc.revision, name: doc.name, definition: doc.definition } : null;
+  }
+
+  async revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form> {
+    const { Form, FormVersion } = this.db.models;
+    return this.db.transaction(async (session) => {
+      // forms: by _id.
+      const doc = await Form.findOne({ _id: formId, orgId }).session(session).lean<FormDoc>();
+      if (!doc) throw formNotFound(formId);
+      const current = formFromDoc(doc);
+      const revision = decide(current);
+      // The definition it replaces is kept (getVersion); a retried transaction writes it again.
+      await FormVersion.updateOne(
+        { orgId, formId, revision: current.revision },
+        { $set: { name: current.name, definition: current.definition, replacedAt: new Date(revision.updatedAt) } },
+        { upsert: true, session },
+      );
+      await Form.updateOne({ _id: formId, orgId }, { $set: { ...revision, updatedAt: new Date(revision.updatedAt) } }, { session });
+      return { ...current, ...revision };
+    });
   }
 
   async move(orgId: number, formId: number, groupId: number, movedAt: string): Promise<Form> {
@@ -80,9 +104,13 @@ export class MongoFormStore implements FormStore {
   async delete(orgId: number, formId: number): Promise<Form> {
     await this.db.ready;
     // forms: by _id.
-    const doc = await this.db.models.Form.findOneAndDelete({ _id: formId, orgId }).lean<FormDoc>();
-    if (!doc) throw formNotFound(formId);
-    return formFromDoc(doc);
+    const { Form, FormVersion } = this.db.models;
+    return this.db.transaction(async (session) => {
+      const doc = await Form.findOneAndDelete({ _id: formId, orgId }, { session }).lean<FormDoc>();
+      if (!doc) throw formNotFound(formId);
+      await FormVersion.deleteMany({ orgId, formId }, { session });
+      return formFromDoc(doc);
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 import { nextSqliteId, type SqliteQueries } from '@formcast/storage';
 import { formNotFound } from '../../domain/errors';
-import type { Form, FormDefinition, FormRevision, NewForm } from '../../domain/records';
+import type { Form, FormDefinition, FormRevision, FormVersion, NewForm } from '../../domain/records';
 import { appliedIds, recordApplied } from '../sqlite-applied-commands';
 import { requireGroup, requireOrganization } from '../sqlite-references';
 import { writeUnique } from '../sqlite-unique';
@@ -18,6 +18,12 @@ interface FormRow {
   definition: string;
   created_at: string;
   updated_at: string;
+}
+
+interface FormVersionRow {
+  revision: number;
+  name: string;
+  definition: string;
 }
 
 /** Forms on the directory's SQLite database (see SqliteDirectoryStore); a definition is kept as JSON. */
@@ -67,9 +73,27 @@ export class SqliteFormStore implements FormStore {
     return row ? toForm(row) : null;
   }
 
+  async getVersion(orgId: number, formId: number, revision: number): Promise<FormVersion | null> {
+    const form = await this.get(orgId, formId);
+    if (!form) return null;
+    if (form.revision === revision) return { revision, name: form.name, definition: form.definition };
+    const row = this.sql.get<FormVersionRow>('SELECT * FROM form_versions WHERE org_id = ? AND form_id = ? AND revision = ?', orgId, formId, revision);
+    return row ? { revision: row.revision, name: row.name, definition: JSON.parse(row.definition) as FormDefinition } : null;
+  }
+
   async revise(orgId: number, formId: number, decide: (form: Form) => FormRevision): Promise<Form> {
     return this.sql.write(() => {
-      const revision = decide(this.requireForm(orgId, formId));
+      const current = this.requireForm(orgId, formId);
+      const revision = decide(current);
+      this.sql.run(
+        'INSERT OR REPLACE INTO form_versions (org_id, form_id, revision, name, definition, replaced_at) VALUES (?, ?, ?, ?, ?, ?)',
+        orgId,
+        formId,
+        current.revision,
+        current.name,
+        JSON.stringify(current.definition),
+        revision.updatedAt,
+      );
       this.sql.run(
         'UPDATE forms SET definition = ?, name = ?, revision = ?, updated_at = ? WHERE org_id = ? AND id = ?',
         JSON.stringify(revision.definition),
@@ -109,6 +133,7 @@ export class SqliteFormStore implements FormStore {
   async delete(orgId: number, formId: number): Promise<Form> {
     return this.sql.write(() => {
       const form = this.requireForm(orgId, formId);
+      this.sql.run('DELETE FROM form_versions WHERE org_id = ? AND form_id = ?', orgId, formId);
       this.sql.run('DELETE FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
       return form;
     });

@@ -99,6 +99,7 @@ export class MongoGroupStore implements GroupStore {
       const change = decide(await this.withMembers(doc, session));
       const { name, deviceIds } = change;
       if (name !== undefined) await Group.updateOne({ _id: groupId, orgId }, { $set: { name } }, { session });
+      if (change.tags) await Group.updateOne({ _id: groupId, orgId }, { $set: { tags: change.tags } }, { session });
       await this.moveForms(orgId, change.formMoves ?? [], session);
       if (deviceIds) {
         await this.db.requireIds('Device', orgId, deviceIds, session);
@@ -109,7 +110,7 @@ export class MongoGroupStore implements GroupStore {
         );
         await Device.updateMany({ orgId, _id: { $in: deviceIds } }, { $addToSet: { groupIds: groupId } }, { session });
       }
-      return this.withMembers({ ...doc, name: name ?? doc.name }, session);
+      return this.withMembers({ ...doc, name: name ?? doc.name, tags: change.tags ?? doc.tags }, session);
     });
   }
 
@@ -160,4 +161,5 @@ const groupFromDoc = (
   { _id, changeCount: _changeCount, ...fields }: GroupDoc,
   formIds: number[],
   deviceIds: number[],
-): Group => ({ id: _id, ...fields, formIds, deviceIds });
+  // Groups saved before tags existed have none.
+): Group => ({ id: _id, ...fields, tags: fields.tags ?? [], formIds, deviceIds });

@@ -13,6 +13,7 @@ interface GroupRow {
   org_id: number;
   name: string;
   is_default: number;
+  tags: string;
 }
 
 type KeyValue = { key: number; value: number };
@@ -86,13 +87,14 @@ export class SqliteGroupStore implements GroupStore {
           this.sql.run('UPDATE groups SET name = ? WHERE org_id = ? AND id = ?', name, orgId, groupId),
         );
       }
+      if (change.tags) this.sql.run('UPDATE groups SET tags = ? WHERE org_id = ? AND id = ?', JSON.stringify(change.tags), orgId, groupId);
       this.moveForms(orgId, change.formMoves ?? []);
       if (change.deviceIds) {
         requireIds(this.sql, 'Device', orgId, change.deviceIds);
         this.sql.run('DELETE FROM group_devices WHERE org_id = ? AND group_id = ?', orgId, groupId);
         for (const deviceId of idSet(change.deviceIds)) insertMembership(this.sql, orgId, groupId, deviceId);
       }
-      return this.withMembers({ ...row, name: name ?? row.name });
+      return this.withMembers({ ...row, name: name ?? row.name, tags: change.tags ? JSON.stringify(change.tags) : row.tags });
     });
   }
 
@@ -150,7 +152,7 @@ export function insertGroup(sql: SqliteQueries, orgId: number, group: NewGroup):
   writeUnique(group, () =>
     sql.run('INSERT INTO groups (id, org_id, name, is_default) VALUES (?, ?, ?, ?)', id, orgId, group.name, group.isDefault ? 1 : 0),
   );
-  return { id, orgId, ...group, formIds: [], deviceIds: [] };
+  return { id, orgId, ...group, formIds: [], deviceIds: [], tags: [] };
 }
 
 const toGroup = (row: GroupRow, formIds: number[], deviceIds: number[]): Group => ({
@@ -160,4 +162,5 @@ const toGroup = (row: GroupRow, formIds: number[], deviceIds: number[]): Group =
   isDefault: row.is_default === 1,
   formIds,
   deviceIds,
+  tags: JSON.parse(row.tags) as string[],
 });

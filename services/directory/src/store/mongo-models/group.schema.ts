@@ -6,7 +6,9 @@ import { orgScopedFields, type MongoDoc } from '@formcast/storage';
  * A group's forms are the forms whose `groupId` is the group; its devices are the devices
  * whose `groupIds` hold it. The group document holds neither, so each fact lives in one place.
  */
-export type GroupDoc = MongoDoc<Omit<Group, 'formIds' | 'deviceIds'>> & {
+export type GroupDoc = MongoDoc<Omit<Group, 'formIds' | 'deviceIds' | 'tags'>> & {
+  /** Absent on groups saved before tags existed. */
+  tags?: string[];
   /**
    * Bumped by every transaction that relies on the group existing (moving forms or devices
    * into it). That write makes such a transaction conflict with a concurrent group deletion,
@@ -21,6 +23,7 @@ export const groupSchema = new Schema<GroupDoc>(
     ...orgScopedFields,
     name: { type: String, required: true },
     isDefault: { type: Boolean, required: true },
+    tags: { type: [String], default: undefined },
     changeCount: { type: Number, default: 0 },
   },
   { versionKey: false },

@@ -3,6 +3,7 @@ import { apiTokenSchema } from './api-token.schema';
 import { appliedCommandSchema } from './applied-command.schema';
 import { deviceSchema } from './device.schema';
 import { formSchema } from './form.schema';
+import { formVersionSchema } from './form-version.schema';
 import { groupSchema } from './group.schema';
 import { organizationSchema } from './organization.schema';
 import { registeredModel } from '@formcast/storage';
@@ -11,6 +12,7 @@ export type { ApiTokenDoc } from './api-token.schema';
 export type { AppliedCommandDoc } from './applied-command.schema';
 export type { CustomAttributeDoc, DeviceDoc } from './device.schema';
 export type { FormDoc } from './form.schema';
+export type { FormVersionDoc } from './form-version.schema';
 export type { GroupDoc } from './group.schema';
 export type { OrganizationDoc } from './organization.schema';
 
@@ -22,6 +24,7 @@ export function directoryModels(connection: Connection) {
     Group: registeredModel(connection, 'Group', groupSchema, 'groups'),
     Device: registeredModel(connection, 'Device', deviceSchema, 'devices'),
     Form: registeredModel(connection, 'Form', formSchema, 'forms'),
+    FormVersion: registeredModel(connection, 'FormVersion', formVersionSchema, 'form_versions'),
     AppliedCommand: registeredModel(connection, 'AppliedCommand', appliedCommandSchema, 'applied_commands'),
   };
 }

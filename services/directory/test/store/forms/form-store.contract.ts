@@ -106,6 +106,38 @@ export function describeFormStoreContract(f: DirectoryContractFixtures): void {
       expect((await reviseForm(orgId, created.id, next)).revision).toBe(3);
     });
 
+    it('keeps each definition a new one replaces, by revision (form.md: ?version=)', async () => {
+      const orgId = await newOrgId();
+      const created = await newFormIn(orgId, { title: 'Inspection' });
+      const second = { ...definition('Inspection v2'), children: [{ identifier: 'only', type: 'text' }] };
+      await reviseForm(orgId, created.id, second);
+      const third = await reviseForm(orgId, created.id, definition('Inspection v3'));
+
+      expect(await f.store.forms.getVersion(orgId, created.id, 1)).toEqual({ revision: 1, name: 'Inspection', definition: created.definition });
+      expect(await f.store.forms.getVersion(orgId, created.id, 2)).toEqual({ revision: 2, name: 'Inspection v2', definition: { ...second, namespace: created.namespace } });
+      expect(await f.store.forms.getVersion(orgId, created.id, 3)).toEqual({ revision: 3, name: 'Inspection v3', definition: third.definition });
+      expect(await f.store.forms.getVersion(orgId, created.id, 4)).toBeNull();
+      expect(await f.store.forms.getVersion(orgId, unknownId, 1)).toBeNull();
+      // Another organization's form, at a revision it has: not found from here.
+      expect(await f.store.forms.getVersion(await newOrgId(), created.id, 1)).toBeNull();
+    });
+
+    it('keeps no earlier definition when the new one is refused', async () => {
+      const orgId = await newOrgId();
+      const created = await newFormIn(orgId);
+      await expectAppError(reviseForm(orgId, created.id, { ...definition('Moved'), namespace: 'http://forms.example.com/elsewhere' }), 'invalid', /^namespace: /);
+      expect(await f.store.forms.getVersion(orgId, created.id, 1)).toEqual({ revision: 1, name: created.name, definition: created.definition });
+      expect(await f.store.forms.getVersion(orgId, created.id, 2)).toBeNull();
+    });
+
+    it('deletes a form with its earlier definitions', async () => {
+      const orgId = await newOrgId();
+      const gone = await newFormIn(orgId, { title: 'Gone' });
+      await reviseForm(orgId, gone.id, definition('Gone v2'));
+      await f.store.forms.delete(orgId, gone.id);
+      expect(await f.store.forms.getVersion(orgId, gone.id, 1)).toBeNull();
+    });
+
     it('changes nothing when the new definition names another namespace', async () => {
       const orgId = await newOrgId();
       const created = await newFormIn(orgId);

@@ -14,8 +14,8 @@ export function describeGroupStoreContract(f: DirectoryContractFixtures): void {
       const created = await f.store.groups.create(orgId, ['North', 'South'], randomUUID());
 
       expect(created).toEqual([
-        { id: expect.any(Number), orgId, name: 'North', isDefault: false, formIds: [], deviceIds: [] },
-        { id: expect.any(Number), orgId, name: 'South', isDefault: false, formIds: [], deviceIds: [] },
+        { id: expect.any(Number), orgId, name: 'North', isDefault: false, formIds: [], deviceIds: [], tags: [] },
+        { id: expect.any(Number), orgId, name: 'South', isDefault: false, formIds: [], deviceIds: [], tags: [] },
       ]);
       const [north, south] = created;
       expect(south!.id).toBeGreaterThan(north!.id);
@@ -197,6 +197,19 @@ export function describeGroupStoreContract(f: DirectoryContractFixtures): void {
         expect(await updateGroup(orgId, north.id, {})).toEqual({ ...north, formIds: [], deviceIds: [phone.id] });
       });
 
+      it('sets and replaces its tags, keeping them when none are given (group.md)', async () => {
+        const orgId = await newOrgId();
+        const north = await newGroup(orgId, 'North');
+        expect(north.tags).toEqual([]);
+
+        expect((await updateGroup(orgId, north.id, { tags: ['food', 'health'] })).tags).toEqual(['food', 'health']);
+        expect((await group(orgId, north.id)).tags).toEqual(['food', 'health']);
+        expect((await updateGroup(orgId, north.id, { name: 'Northern' })).tags).toEqual(['food', 'health']);
+        expect((await f.store.groups.list(orgId)).find((listed) => listed.id === north.id)?.tags).toEqual(['food', 'health']);
+        expect((await updateGroup(orgId, north.id, { tags: [] })).tags).toEqual([]);
+        expect((await group(orgId, north.id)).tags).toEqual([]);
+      });
+
       it('changes nothing when one form id is unknown', async () => {
         const orgId = await newOrgId();
         const north = await newGroup(orgId, 'North');
@@ -225,7 +238,7 @@ export function describeGroupStoreContract(f: DirectoryContractFixtures): void {
         const before = await f.store.groups.list(orgId);
 
         await expectAppError(
-          updateGroup(orgId, north.id, { name: 'Renamed', formIds: [], deviceIds: [phone.id, unknownId] }),
+          updateGroup(orgId, north.id, { name: 'Renamed', formIds: [], deviceIds: [phone.id, unknownId], tags: ['food'] }),
           'invalid',
           `Device ${unknownId} does not exist`,
         );

@@ -18,7 +18,7 @@ export function describeOrganizationStoreContract(f: DirectoryContractFixtures):
       expect(await f.store.organizations.get(organization.id)).toEqual(organization);
       expect(await f.store.organizations.findByEnrollmentCodeHash('enroll-hash-1')).toEqual(organization);
       expect(await f.store.groups.list(organization.id)).toEqual([
-        { id: expect.any(Number), orgId: organization.id, name: 'Default', isDefault: true, formIds: [], deviceIds: [] },
+        { id: expect.any(Number), orgId: organization.id, name: 'Default', isDefault: true, formIds: [], deviceIds: [], tags: [] },
       ]);
       expect(await f.store.organizations.listTokens(organization.id)).toEqual([token]);
       expect(await f.store.organizations.findOrgIdByTokenHash('hash-1')).toBe(organization.id);
