@@ -196,6 +196,8 @@ const bodies = {
   })) as JsonBody,
   deviceSubmission: ((_f, v) => ({ answers: answersJson(v) })) as JsonBody,
   formSubmission: ((_f, v) => ({ answers: answersJson(v), submission_identifier: `battery-${v.text}`, submitted_at: '2024-05-01T10:00:00Z' })) as JsonBody,
+  /** A submission image's route takes the bytes, whatever the type: each class's body stands for them (and is no image: 415). */
+  submissionImage: ((_f, v) => ({ image: v.text })) as JsonBody,
   pushToken: ((_f, v) => ({ push_token: v.text })) as JsonBody,
 };
 
@@ -309,6 +311,13 @@ export const routes: RouteCase[] = [
   route('POST', '/api/v3/devices/:deviceRef/submissions.json', 'org', { json: bodies.v3Submission }),
   route('POST', '/api/v3/devices/:deviceRef/submissions.xml', 'org', { json: bodies.v3SubmissionInputs }),
   route('GET', '/api/v3/submission_authors.xml', 'org'),
+  route('POST', '/api/v3/devices/:deviceRef/submission_images.json?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
+  route('POST', '/api/v3/devices/:deviceRef/submissions_image?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
+  route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
+  route('POST', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org', { json: bodies.submissionImage }),
+  route('GET', '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 'org'),
+  route('GET', '/api/v3/reports/performance_metric_report?month=5&year=2026', 'org'),
+  route('GET', '/api/performance_metric_report?month=5&year=2026', 'org'),
   route('GET', '/api/forms/:template/device_magic_database.json', 'org'),
   route('GET', '/api/resources.json', 'org'),
   route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),

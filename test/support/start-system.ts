@@ -99,6 +99,7 @@ export async function startSystem(
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
+    submissionImageMaxBytes: settings.SUBMISSION_IMAGE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
     rateLimits: new GatewayRateLimits(rateLimitSettings(settings)),
     loadShedding: shedder,

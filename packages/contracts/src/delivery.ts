@@ -18,6 +18,8 @@ export const deliveryCommands = {
   redeliver: 'delivery.delivery.redeliver',
   /** A delivery's document (the PDF, .docx or text an email carried; a webhook's body), bytes as the reply's attachment. */
   getDeliveryDocument: 'delivery.delivery.document',
+  /** report.md: a page of the organization's deliveries of a month (reports.ts). */
+  performanceMetrics: 'delivery.report.performance_metrics',
 } as const;
 
 export const destinationFormats = ['json_format', 'xml_format', 'text_format', 'pdf_format', 'word_format'] as const;

@@ -6,6 +6,8 @@ export const directoryCommands = {
   /** Every organization (administration). */
   listOrganizations: 'directory.organization.list',
   rotateEnrollmentCode: 'directory.organization.rotate_enrollment_code',
+  /** The calling organization's id and names (the performance metric report's first columns). */
+  getOrganization: 'directory.organization.get',
   issueApiToken: 'directory.token.issue',
   listApiTokens: 'directory.token.list',
   revokeApiToken: 'directory.token.revoke',

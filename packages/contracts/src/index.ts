@@ -10,3 +10,4 @@ export * from './delivery';
 export * from './admin';
 export * from './destination-address-rules';
 export * from './submission-images';
+export * from './reports';

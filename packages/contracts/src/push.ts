@@ -25,6 +25,14 @@ export const pushCommands = {
   createDispatches: 'push.dispatch.create_bulk',
   /** v3 `GET /api/v3/submissions/<id>`: one submission of the organization, as its XML instance shows it. */
   getSubmission: 'push.submission.get',
+  /** Submission images (submission-images.ts, where their payloads are). */
+  saveSubmissionImage: 'push.submission_image.save',
+  getSubmissionImageMd5: 'push.submission_image.md5',
+  downloadSubmissionImage: 'push.submission_image.download',
+  /** Delivery's question for a document's image (submission-images.ts): one image of a submission. */
+  getSubmissionImage: 'push.submission.image.get',
+  /** report.md: what the performance metric report shows of submissions (reports.ts). */
+  submissionMetrics: 'push.submission.report_metrics',
 } as const;
 
 const id = z.number().int().positive();

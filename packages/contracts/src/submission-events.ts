@@ -42,6 +42,22 @@ export const submissionReceivedPayload = z.object({
   answers: z.record(z.string(), z.unknown()),
   /** Only these destinations of the form deliver it (the v3 API's `destination_ids`); absent: every active one. */
   destinationIds: z.array(id).optional(),
+  /**
+   * The images its answers name by identifier (uploaded apart: v3/submission_image.md), each
+   * stored: a submission naming images is announced only once all of them are. Their bytes are
+   * push's `push.submission_image.download` by uuid. Absent: it names none.
+   */
+  images: z
+    .array(
+      z.object({
+        image_identifier: z.string().min(1),
+        uuid: z.uuid(),
+        content_type: z.string().min(1),
+        size: z.number().int().min(0),
+        md5: z.string().length(32),
+      }),
+    )
+    .optional(),
 });
 
 export type SubmissionReceivedPayload = z.infer<typeof submissionReceivedPayload>;

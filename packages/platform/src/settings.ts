@@ -167,6 +167,11 @@ export const settingsSchema = z.object({
    */
   RESOURCE_MAX_BYTES: z.coerce.number().int().min(1).max(100 * 1024 * 1024).default(50 * 1024 * 1024),
   /**
+   * SUBMISSION_IMAGE_MAX_BYTES: the largest submission image a device uploads
+   * (v3/submission_image.md), in bytes; a larger body is 413 before it is read. At most 50 MiB.
+   */
+  SUBMISSION_IMAGE_MAX_BYTES: z.coerce.number().int().min(1).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
+  /**
    * DELIVERY_ALLOW_PRIVATE_NETWORKS: `true` lets destinations reach loopback, private,
    * link-local, unique-local and CGNAT addresses (tests, on-premises receivers). Cloud
    * metadata, unspecified, multicast and reserved addresses stay refused either way.

@@ -12,6 +12,7 @@ import type { DeliveryDeps } from './handlers/deps';
 import { getDeliveryDocument } from './handlers/get-delivery-document';
 import { getDestination } from './handlers/get-destination';
 import { listDeliveries } from './handlers/list-deliveries';
+import { performanceMetrics } from './handlers/performance-metrics';
 import { listDestinations } from './handlers/list-destinations';
 import { redeliver } from './handlers/redeliver';
 import { rotateSecret } from './handlers/rotate-secret';
@@ -38,6 +39,7 @@ const commandHandlers: CommandHandlers<typeof commands, DeliveryDeps> = {
   [commands.listDeliveries]: listDeliveries,
   [commands.redeliver]: redeliver,
   [commands.getDeliveryDocument]: getDeliveryDocument,
+  [commands.performanceMetrics]: performanceMetrics,
 };
 
 /** The creates that answer once per Idempotency-Key. */

@@ -12,6 +12,7 @@ import { authenticateToken } from './handlers/authenticate-token';
 import { createForm } from './handlers/create-form';
 import { createGroups } from './handlers/create-groups';
 import { createOrganization } from './handlers/create-organization';
+import { getOrganization } from './handlers/get-organization';
 import { listOrganizations } from './handlers/list-organizations';
 import { deleteDevice } from './handlers/delete-device';
 import { deleteForm } from './handlers/delete-form';
@@ -43,6 +44,7 @@ export const directoryServiceName = 'directory';
 const handlers: CommandHandlers<typeof commands, DirectoryDeps> = {
   [commands.createOrganization]: createOrganization,
   [commands.listOrganizations]: listOrganizations,
+  [commands.getOrganization]: getOrganization,
   [commands.rotateEnrollmentCode]: rotateEnrollmentCode,
   [commands.issueApiToken]: issueApiToken,
   [commands.listApiTokens]: listApiTokens,

@@ -45,6 +45,7 @@ export async function startEmbedded(
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
+    submissionImageMaxBytes: settings.SUBMISSION_IMAGE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
     // One process: the buckets live in it.
     rateLimits: new GatewayRateLimits(rateLimitSettings(settings)),

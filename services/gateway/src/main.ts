@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     commandTimeoutMs: settings.COMMAND_TIMEOUT_MS,
     bodyLimitBytes: settings.BODY_LIMIT_BYTES,
     resourceMaxBytes: settings.RESOURCE_MAX_BYTES,
+    submissionImageMaxBytes: settings.SUBMISSION_IMAGE_MAX_BYTES,
     timeouts: httpTimeouts(settings),
     rateLimits: new GatewayRateLimits(rateLimitSettings(settings), rateLimitStore),
     loadShedding: shedder,

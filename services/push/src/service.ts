@@ -12,6 +12,7 @@ import { deviceListOneshots } from './handlers/device-list-oneshots';
 import { deviceSubmitOneshot } from './handlers/device-submit-oneshot';
 import { getDispatch } from './handlers/get-dispatch';
 import { getSubmission } from './handlers/get-submission';
+import { getSubmissionImage } from './handlers/get-submission-image';
 import { listDeviceDispatches } from './handlers/list-device-dispatches';
 import { listOrganizationDispatches } from './handlers/list-organization-dispatches';
 import { revokeDispatch } from './handlers/revoke-dispatch';
@@ -22,6 +23,9 @@ import { listFormSubmissions } from './handlers/list-form-submissions';
 import { listOrganizationOneshots } from './handlers/list-organization-oneshots';
 import { revokeAllOneshots } from './handlers/revoke-all-oneshots';
 import { revokeOneshot } from './handlers/revoke-oneshot';
+import { saveSubmissionImage } from './handlers/save-submission-image';
+import { downloadSubmissionImage, getSubmissionImageMd5 } from './handlers/submission-image-queries';
+import { submissionMetrics } from './handlers/submission-metrics';
 import { submitForm } from './handlers/submit-form';
 import { updateOneshot } from './handlers/update-oneshot';
 import { OutboxRelay } from './outbox/outbox-relay';
@@ -56,6 +60,11 @@ const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
   [commands.getDispatch]: getDispatch,
   [commands.revokeDispatch]: revokeDispatch,
   [commands.getSubmission]: getSubmission,
+  [commands.saveSubmissionImage]: saveSubmissionImage,
+  [commands.getSubmissionImageMd5]: getSubmissionImageMd5,
+  [commands.downloadSubmissionImage]: downloadSubmissionImage,
+  [commands.submissionMetrics]: submissionMetrics,
+  [commands.getSubmissionImage]: getSubmissionImage,
 };
 
 const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {

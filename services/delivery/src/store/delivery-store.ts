@@ -1,3 +1,4 @@
+import type { DeliveryMetric, MetricCursor } from '../domain/performance-metrics';
 import type { AttemptOutcome } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
 import type {
@@ -109,6 +110,12 @@ export interface DeliveryStore {
   holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean>;
   /** A destination's deliveries, newest first, with their attempts oldest first. */
   listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage>;
+  /**
+   * The organization's deliveries created in [from, to) (ISO times), ordered by creation time
+   * then id, at most `limit`, from after `after`: the performance metric report's pages. Each
+   * with its destination's name, kind and state, its latest attempt and its sizes.
+   */
+  performanceMetrics(orgId: number, range: { from: string; to: string }, after: MetricCursor | null, limit: number): Promise<DeliveryMetric[]>;
   /** Pending again, due at `now`, at the start of its schedule (same webhook id, same body). */
   redeliver(orgId: number, formId: number, destinationId: number, deliveryId: number, now: number): Promise<DeliveryWithAttempts>;
 

@@ -107,4 +107,9 @@ export const deliveryMigrations: Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // The performance metric report (report.md): an organization's deliveries of a month, by creation time.
+    version: 6,
+    up: `CREATE INDEX deliveries_by_org_time ON deliveries (org_id, created_at, id);`,
+  },
 ];

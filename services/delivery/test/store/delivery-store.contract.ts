@@ -533,6 +533,50 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(await store.getDocument(logged!.id)).toBeNull();
     });
 
+    it("lists a month's deliveries of the organization for the performance metric report, in pages, with their attempt, sizes and destination", async () => {
+      const hook = await createDestination();
+      const xml = await createDestination({ description: null, format: 'xml_format' });
+      const foreign = await createDestination({ orgId: otherOrgId });
+      await store.createDeliveries([delivery(hook.id, 1), delivery(hook.id, 2), delivery(xml.id, 3)], t0);
+      await store.createDeliveries([delivery(foreign.id, 9, { orgId: otherOrgId })], t0);
+      await store.createDeliveries([delivery(hook.id, 4)], t0 + 40 * 86_400_000);
+      const [claimed] = (await claimDue(t0)).filter((claim) => claim.delivery.submissionId === 1);
+      await store.recordAttempt(
+        { deliveryId: claimed!.delivery.id, claimToken: claimed!.claimToken },
+        attempt(t0 + 1000, { statusCode: 200, durationMs: 500 }),
+        attemptOutcome({ kind: 'delivered' }, 1, t0 + 1500),
+      );
+      const all = await store.performanceMetrics(orgId, { from: new Date(t0 - 3_600_000).toISOString(), to: new Date(t0 + 86_400_000).toISOString() }, null, 100);
+      expect(all.map((metric) => metric.submissionId)).toEqual([1, 2, 3]);
+      const second = all[1]!;
+      await store.saveDocument(second.deliveryId, { message: { subject: 's', text: 't', html: null, attach: true }, contentType: 'application/pdf', fileName: 'a.pdf', bytes: Buffer.from('%PDF-1'), createdAt: new Date(t0).toISOString() });
+      await store.updateDestination(orgId, formId, xml.id, { active: false });
+      const range = { from: new Date(t0 - 3_600_000).toISOString(), to: new Date(t0 + 86_400_000).toISOString() };
+      const [first, withDocument, inactive] = await store.performanceMetrics(orgId, range, null, 100);
+      expect(first).toEqual({
+        deliveryId: claimed!.delivery.id,
+        formId,
+        destinationId: hook.id,
+        destinationDescription: 'CRM',
+        destinationActive: true,
+        format: 'json_format',
+        transportType: 'http_transport',
+        submissionId: 1,
+        status: 'succeeded',
+        createdAt: new Date(t0).toISOString(),
+        lastAttempt: { attemptedAt: new Date(t0 + 1000).toISOString(), durationMs: 500 },
+        documentBytes: null,
+        bodyBytes: Buffer.byteLength('{"submission":1}'),
+      });
+      expect(withDocument).toMatchObject({ submissionId: 2, documentBytes: 6, lastAttempt: null, status: 'pending' });
+      expect(inactive).toMatchObject({ submissionId: 3, destinationDescription: null, destinationActive: false, format: 'xml_format' });
+      const page = await store.performanceMetrics(orgId, range, null, 2);
+      expect(page.map((metric) => metric.submissionId)).toEqual([1, 2]);
+      const next = await store.performanceMetrics(orgId, range, { createdAt: page[1]!.createdAt, deliveryId: page[1]!.deliveryId }, 2);
+      expect(next.map((metric) => metric.submissionId)).toEqual([3]);
+      expect(await store.performanceMetrics(otherOrgId, range, null, 100)).toHaveLength(1);
+    });
+
     it('seals secrets stored in clear by an older release, once', async () => {
       const created = await createDestination();
       const secrets = { current: 'whsec_' + Buffer.alloc(32, 1).toString('base64'), retired: [{ secret: 'whsec_' + Buffer.alloc(32, 2).toString('base64'), expiresAt: new Date(Date.now() + 60_000).toISOString() }] };

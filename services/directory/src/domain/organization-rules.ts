@@ -29,3 +29,13 @@ export function newApiToken(tokenHash: string, label: string, now: string): NewA
 export function revokeToken(token: ApiToken, now: string): ApiTokenChange {
   return { revokedAt: token.revokedAt ?? now };
 }
+
+/** Formcast keeps no short name: the name in lower case, each run of other characters than letters and digits as `_`. */
+export function shortNameOf(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}

@@ -22,6 +22,8 @@ import { remoteConnectionRoutes } from '../routes/remote-connections';
 import { resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
 import { resourceV4Routes } from '../routes/resources-v4';
+import { reportRoutes } from '../routes/reports';
+import { submissionImageRoutes } from '../routes/submission-images';
 import { submissionRoutes } from '../routes/submissions';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
@@ -52,6 +54,8 @@ export interface GatewayOptions {
   bodyLimitBytes: number;
   /** RESOURCE_MAX_BYTES: the largest resource file, once decoded (default: the setting's). */
   resourceMaxBytes?: number;
+  /** SUBMISSION_IMAGE_MAX_BYTES: the largest submission image (default: the setting's). */
+  submissionImageMaxBytes?: number;
   /** Headers, bodies, refused bodies, keep-alive (default: the settings' defaults); give listenOn the same. */
   timeouts?: HttpTimeouts;
   /** Readiness beyond the bus (stores of co-located services, …). */
@@ -100,6 +104,13 @@ export function createGatewayApp(options: GatewayOptions): Express {
     maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
   };
   app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps), resourceV4Routes(resourceDeps));
+  // Images are bodies of their own (the bytes, not JSON): read before the global parser too.
+  app.use(
+    submissionImageRoutes({
+      ...resourceDeps,
+      maxImageBytes: options.submissionImageMaxBytes ?? settingsSchema.shape.SUBMISSION_IMAGE_MAX_BYTES.parse(undefined),
+    }),
+  );
   app.use(readBodyUpTo(options.bodyLimitBytes));
 
   app.use(limits.beforeEnrollment);
@@ -115,6 +126,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(destinationRoutes({ send, fetchWithAttachment: resourceDeps.fetchWithAttachment, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(submissionRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
+  app.use(reportRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(bulkDispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));

@@ -62,6 +62,9 @@ const pathChecks: PathCheck[] = [
       if (dispatch !== 'destroy_all') await outstandingOn(lookup, device!, dispatch!);
     },
   },
+  // Every path below a device: its dispatches, submissions and submission images
+  // (`…/submission_images`, `…/submissions_image`: an oversized or refused image body of an
+  // unknown or another organization's device is 404).
   { path: segment(`/api/v[23]/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
   {
     path: segment(`/api/forms/${id}/destinations/${id}`),

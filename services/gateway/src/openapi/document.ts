@@ -6,6 +6,8 @@ import { errorResponses, operationObject, type HttpMethod, type PathTable } from
 import { organizationPaths } from './organizations';
 import { pushPaths } from './push';
 import { resourcePaths } from './resources';
+import { reportPaths } from './reports';
+import { submissionImagePaths } from './submission-images';
 import { submissionPaths } from './submissions';
 
 /** Each area of the API, one tag each, in the order the docs page shows them. */
@@ -15,6 +17,8 @@ const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: devicesGroupsV2Paths },
   { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
   { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: submissionPaths },
+  { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: submissionImagePaths },
+  { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: reportPaths },
   { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.', paths: destinationPaths },
   { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: deviceSidePaths },
   { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.', paths: adminPaths },

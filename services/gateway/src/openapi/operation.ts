@@ -61,6 +61,7 @@ const pathParameters: Record<string, string> = {
   tokenId: 'The API token id',
   queue: 'The service whose dead letters these are: gateway, push, notifier or delivery',
   eventId: 'The dead-lettered event\'s envelope id',
+  imageIdentifier: 'The image\'s identifier, as the submission named it and its upload gave it',
   rest: 'Any path below',
 };
 

@@ -1,4 +1,5 @@
 import { AppError } from '@formcast/platform';
+import { imageQuestionTypes, isImageReference } from './image-answers';
 import { checkValue } from './value-rules';
 
 interface Question {
@@ -108,6 +109,8 @@ function checkAnswer(value: unknown, question: Question, path: string, rules: Ru
     return repetitions.map((r, i) => checkLevel(r, children, `${path}[${i}]`, rules));
   }
   if (typeof value !== 'string') fail(path, `must be a string (a ${question.type} value)`);
+  // A submission may name an image its device uploads apart (v3/submission_image.md): it waits for it.
+  if (rules.answers && imageQuestionTypes.has(question.type) && isImageReference(value)) return value;
   const reason = checkValue(question.type, value, question);
   if (reason) fail(path, reason);
   return value;

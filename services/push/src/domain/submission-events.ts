@@ -33,3 +33,29 @@ export function submissionReceivedEvent(requestId: string, questions: unknown[] 
       { orgId: submission.orgId, requestId },
     );
 }
+
+/** A submission image as its event names it. */
+export interface AnnouncedImage {
+  imageIdentifier: string;
+  uuid: string;
+  contentType: string;
+  size: number;
+  md5: string;
+}
+
+/** The `received` event with the images its submission names, once they are all stored (the store calls it then). */
+export function withSubmissionImages(event: Envelope<SubmissionReceivedPayload>, images: AnnouncedImage[]): Envelope<SubmissionReceivedPayload> {
+  return {
+    ...event,
+    payload: {
+      ...event.payload,
+      images: images.map((image) => ({
+        image_identifier: image.imageIdentifier,
+        uuid: image.uuid,
+        content_type: image.contentType,
+        size: image.size,
+        md5: image.md5,
+      })),
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { pushEvents, type Envelope, type ResolvedDevice, type ResolvedForm } from '@formcast/contracts';
 import { requireOrgId } from '@formcast/platform';
+import { namedImages } from '../domain/image-answers';
 import { oneshotEvent } from '../domain/oneshot-events';
 import type { Submission } from '../domain/records';
 import { submissionReceivedEvent } from '../domain/submission-events';
@@ -25,6 +26,8 @@ export async function saveSubmission(
       {
         completed: carryTrace(oneshotEvent(pushEvents.oneshotCompleted, device.pushToken, command.requestId)),
         received: carryTrace(submissionReceivedEvent(command.requestId, request.form.questions, request.destinationIds)),
+        // Images its answers name by identifier: it waits for them (v3/submission_image.md).
+        namedImages: namedImages(request.answers, request.form.questions),
       },
       command.id,
     ),

@@ -6,3 +6,4 @@ export { pushMigrations } from './sqlite-migrations';
 export type { MongoPushStoreOptions } from './mongo-push-store';
 export { openPushStore, type PushStoreSettings } from './open-push-store';
 export type { CommandWindowOptions } from './command-window';
+export type { SubmissionImage, SubmissionImageStore } from './submission-image-store';

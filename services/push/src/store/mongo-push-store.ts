@@ -23,7 +23,9 @@ import {
   summaryProjection,
   type OneshotSummaryDoc,
 } from './mongo-push-records';
+import { MongoSubmissionImages } from './mongo-submission-images';
 import { oneshotWrites } from './oneshot-changes';
+import type { SubmissionImageStore } from './submission-image-store';
 import type { CreateKey, KeyedCreate, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
 import {
   answerOf,
@@ -72,6 +74,8 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   private readonly commandWindow: CommandWindow;
   private readonly keyCollection: MongoKeyCollection;
   readonly keys: IdempotencyStore;
+  readonly images: SubmissionImageStore;
+  private readonly imageStore: MongoSubmissionImages;
 
   /** Registers the push models on the connection; the store owns it from then on. */
   constructor(connection: Connection, options: MongoPushStoreOptions = {}) {
@@ -81,6 +85,11 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     this.keys = new MongoIdempotencyStore(connection, { ownsConnection: false });
     this.pageSize = options.pageSize ?? defaultPageSize;
     this.commandWindow = new CommandWindow(options);
+    this.imageStore = new MongoSubmissionImages(connection, this.models, {
+      transaction: (change) => this.transaction(change),
+      appendEvents: (events, session) => this.appendEvents(events, session),
+    });
+    this.images = this.imageStore;
   }
 
   /** At start, once the indexes exist (see MongoStore.start). */
@@ -188,7 +197,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
       const submission: Submission = { id: await nextMongoId(this.connection, 'submissions'), ...outcome.submission };
       await this.models.Submission.create([submissionToDoc(submission)], { session });
       if (outcome.completed) await this.save([oneshot], [outcome.completed], events.completed, session);
-      await this.appendEvents([events.received(submission)], session);
+      await this.imageStore.announceOrHold(submission, events.received(submission), events.namedImages ?? [], session);
       return submission;
     });
   }
@@ -205,6 +214,13 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     // form_submissions: by _id.
     const doc = await this.models.Submission.findOne({ _id: submissionId, orgId }).lean<SubmissionDoc>();
     return doc ? submissionFromDoc(doc) : null;
+  }
+
+  async getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]> {
+    await this.ready;
+    // form_submissions: by _id.
+    const docs = await this.models.Submission.find({ _id: { $in: submissionIds }, orgId }).sort({ _id: 1 }).lean<SubmissionDoc[]>();
+    return docs.map(submissionFromDoc);
   }
 
   async findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null> {

@@ -5,6 +5,7 @@ import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary
 import type { SubmissionEventFactory } from '../domain/submission-events';
 import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query';
 import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
+import type { SubmissionImageStore } from './submission-image-store';
 
 export interface OutboxEntry {
   seq: number;
@@ -35,6 +36,13 @@ export interface SubmissionKeys {
 export interface SubmissionEvents {
   completed: OneshotEventFactory;
   received: SubmissionEventFactory;
+  /**
+   * The image identifiers its answers name (see domain/image-answers.ts). When one of them is
+   * not yet stored for the device, the `received` event is held with the submission, not
+   * written to the outbox: the image save that stores the last of them writes it, in its own
+   * write (see SubmissionImageStore.save). Either way the event lists the images.
+   */
+  namedImages?: string[];
 }
 
 /** A stored submission found by the oneshot it completed, or by its device and client id. */
@@ -128,6 +136,8 @@ export interface PushStore {
   /** By its id; null when unknown or of another organization. */
   getSubmission(orgId: number, submissionId: number): Promise<Submission | null>;
   findSubmission(orgId: number, key: SubmissionKey): Promise<Submission | null>;
+  /** Those of the ids that are the organization's submissions, ascending by id (the performance metric report). */
+  getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]>;
   /** A form's submissions matching the query, ascending by id, one page, with how many match in all. */
   listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>>;
   /** Outstanding and released (what the device knows of), ascending by id. */
@@ -156,6 +166,8 @@ export interface PushStore {
 
   /** The Idempotency-Keys of the push database: those `createKeyed` records, and any other command's. */
   readonly keys: IdempotencyStore;
+  /** The submission images (v3/submission_image.md) of the same database. */
+  readonly images: SubmissionImageStore;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -106,4 +106,43 @@ export const pushMigrations: Migration[] = [
       CREATE INDEX oneshots_due ON oneshots (scheduled_at) WHERE released_at IS NULL AND state = 'outstanding';
     `,
   },
+  {
+    version: 6,
+    // Submission images (v3/submission_image.md): one per device and image identifier, its
+    // bytes in the row (at most SUBMISSION_IMAGE_MAX_BYTES, 10 MiB by default).
+    up: `
+      CREATE TABLE submission_images (
+        uuid TEXT PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        device_identifier TEXT NOT NULL,
+        image_identifier TEXT NOT NULL,
+        submission_identifier TEXT NOT NULL,
+        content_type TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        md5 TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        bytes BLOB NOT NULL
+      ) WITHOUT ROWID;
+      -- an upload, get_md5: the device's image by its identifier
+      CREATE UNIQUE INDEX submission_images_by_identifier ON submission_images (org_id, device_id, image_identifier);
+    `,
+  },
+  {
+    version: 7,
+    // Submissions waiting for the images they name (v3/submission_image.md): their `received`
+    // event is held here, out of the outbox, until the last image is stored.
+    up: `
+      CREATE TABLE submission_image_waits (
+        submission_id INTEGER PRIMARY KEY,
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        named TEXT NOT NULL, -- JSON: every image identifier the submission names
+        awaiting TEXT NOT NULL, -- JSON: those not yet stored
+        event TEXT NOT NULL -- the held push.submission.received envelope
+      );
+      -- an image save: the device's waiting submissions
+      CREATE INDEX submission_image_waits_by_device ON submission_image_waits (org_id, device_id);
+    `,
+  },
 ];

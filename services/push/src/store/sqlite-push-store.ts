@@ -18,6 +18,9 @@ import {
   type WriteOutcome,
 } from './recorded-answers';
 import { pushMigrations } from './sqlite-migrations';
+import { SqliteImageWaits } from './sqlite-image-waits';
+import { SqliteSubmissionImages } from './sqlite-submission-images';
+import type { SubmissionImageStore } from './submission-image-store';
 
 /** A record as its row holds it: the JSON columns as text. */
 type Row<R, Json extends keyof R> = Omit<R, Json> & Record<Json, string>;
@@ -60,6 +63,8 @@ export class SqlitePushStore implements PushStore {
   private readonly commandWindow: CommandWindow;
   private readonly keyTable: SqliteKeyTable;
   readonly keys: IdempotencyStore;
+  readonly images: SubmissionImageStore;
+  private readonly imageWaits: SqliteImageWaits;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
@@ -68,6 +73,8 @@ export class SqlitePushStore implements PushStore {
     this.commandWindow = new CommandWindow(options);
     this.keyTable = new SqliteKeyTable(this.sql);
     this.keys = new SqliteIdempotencyStore(this.sql);
+    this.imageWaits = new SqliteImageWaits(this.sql, (event) => this.appendEvent(event));
+    this.images = new SqliteSubmissionImages(this.sql, this.imageWaits);
   }
 
   async create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot> {
@@ -134,7 +141,7 @@ export class SqlitePushStore implements PushStore {
         { ...submission, answers: JSON.stringify(submission.answers) },
       );
       if (outcome.completed) this.save([oneshot], [outcome.completed], events.completed);
-      this.appendEvent(events.received(submission));
+      this.imageWaits.announceOrHold(submission, events.received(submission), events.namedImages ?? []);
       return submission;
     });
   }
@@ -146,6 +153,16 @@ export class SqlitePushStore implements PushStore {
   async getSubmission(orgId: number, submissionId: number) {
     const row = this.sql.get<Row<Submission, 'answers'>>(`SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND id = ?`, orgId, submissionId);
     return row ? toSubmission(row) : null;
+  }
+
+  async getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]> {
+    return this.sql
+      .all<Row<Submission, 'answers'>>(
+        `SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        orgId,
+        JSON.stringify(submissionIds),
+      )
+      .map(toSubmission);
   }
 
   async findSubmission(orgId: number, key: SubmissionKey) {

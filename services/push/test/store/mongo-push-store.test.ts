@@ -3,6 +3,7 @@ import { describeWithMongo, mongoTestDatabases, planReads } from '@formcast/test
 import { openPushStore, type PushStore } from '../../src/store';
 import { MongoPushStore } from '../../src/store/mongo-push-store';
 import { describePushStoreContract, type PushStoreTestOptions } from './push-store.contract';
+import { describeSubmissionImageStoreContract } from './submission-image-store.contract';
 import { describeSubmissionStoreContract } from './submission-store.contract';
 
 describeWithMongo('MongoPushStore', (mongo) => {
@@ -26,6 +27,10 @@ describeWithMongo('MongoPushStore', (mongo) => {
   });
 
   describeSubmissionStoreContract('submissions', () => storeOn(freshDatabase()), {
+    reopen: async (store) => storeOn(databaseOf.get(store)!),
+  });
+
+  describeSubmissionImageStoreContract('submission images', () => storeOn(freshDatabase()), {
     reopen: async (store) => storeOn(databaseOf.get(store)!),
   });
 

@@ -10,6 +10,7 @@ import { submissionReceivedEvent } from '../../src/domain/submission-events';
 import { openSqlite } from '@formcast/storage';
 import { SqlitePushStore, openPushStore, pushMigrations, type PushStore } from '../../src/store';
 import { describePushStoreContract } from './push-store.contract';
+import { describeSubmissionImageStoreContract } from './submission-image-store.contract';
 import { describeSubmissionStoreContract } from './submission-store.contract';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'push-store-'));
@@ -38,6 +39,18 @@ describePushStoreContract(
 );
 
 describeSubmissionStoreContract('SqlitePushStore submissions in memory', async () => new SqlitePushStore(':memory:'));
+
+const imageFiles = new WeakMap<PushStore, string>();
+describeSubmissionImageStoreContract(
+  'SqlitePushStore submission images on a file',
+  async () => {
+    const file = newDatabaseFile();
+    const store = new SqlitePushStore(file);
+    imageFiles.set(store, file);
+    return store;
+  },
+  { reopen: async (store) => new SqlitePushStore(imageFiles.get(store)!) },
+);
 describeSubmissionStoreContract(
   'SqlitePushStore submissions on a file',
   async () => {

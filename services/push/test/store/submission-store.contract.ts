@@ -182,6 +182,17 @@ export function describeSubmissionStoreContract(
       });
     });
 
+    describe('getSubmissions', () => {
+      it("answers those of the ids that are the organization's, ascending by id, leaving out unknown ids and another organization's", async () => {
+        const first = await submit();
+        const other = await submit({ orgId: orgB });
+        const second = await submit({ answers: { site: 'South yard' } });
+        const found = await store.getSubmissions(orgA, [second.id, 999_999, other.id, first.id]);
+        expect(found).toEqual([first, second]);
+        expect(await store.getSubmissions(orgB, [first.id, second.id])).toEqual([]);
+      });
+    });
+
     describe('listSubmissions', () => {
       it("pages a form's submissions ascending by id, with how many there are in all", async () => {
         const made: Submission[] = [];

@@ -56,6 +56,8 @@ deliverySchema.index({ status: 1, nextAttemptAt: 1 });
 deliverySchema.index({ status: 1, claimedUntil: 1 });
 // A destination's log, newest first.
 deliverySchema.index({ destinationId: 1, _id: -1 });
+// The performance metric report (report.md): an organization's deliveries of a month, in order.
+deliverySchema.index({ orgId: 1, createdAt: 1, _id: 1 });
 // The retention sweep: ended deliveries by the time they ended.
 deliverySchema.index({ status: 1, updatedAt: 1 });
 
