@@ -106,4 +106,14 @@ export const pushMigrations: Migration[] = [
       CREATE INDEX oneshots_due ON oneshots (scheduled_at) WHERE released_at IS NULL AND state = 'outstanding';
     `,
   },
+  {
+    version: 6,
+    // Issue 25, fair relay: each event's organization (0: none, and the events written before
+    // this step), so the relay takes the oldest of every organization in turn, not one
+    // organization's backlog (a destroy_all of 54,000) ahead of another's newer events.
+    up: `
+      ALTER TABLE outbox ADD COLUMN org_id INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX outbox_by_org ON outbox (org_id, seq);
+    `,
+  },
 ];
