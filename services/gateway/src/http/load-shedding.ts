@@ -22,6 +22,13 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
   };
 }
 
+/**
+ * While the event loop runs late, an organization with this many requests under way (a
+ * 32nd of its bound, 4 by default) has its new ones shed; one with fewer is served, so a
+ * flood of one organization does not get another's requests shed with it.
+ */
+const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
+
 /** Requests counted against their organization's bound already. */
 const countedRequests = new WeakSet<Request>();
 
@@ -65,6 +72,14 @@ export class LoadShedder {
     histogram.reset();
   }
 
+  private isRunningLate(): boolean {
+    return this.settings.maxEventLoopDelayMs > 0 && this.delayMs > this.settings.maxEventLoopDelayMs;
+  }
+
+  private judgesLatenessPerOrganization(): boolean {
+    return (this.settings.maxInFlightPerOrganization ?? 0) > 0;
+  }
+
   /** Why a new request would be shed now, or null. */
   reason(): ShedReason | null {
     if (this.settings.maxInFlight > 0 && this.inFlight >= this.settings.maxInFlight) return 'in_flight';
@@ -75,6 +90,13 @@ export class LoadShedder {
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (neverShed.has(req.path)) return next();
     const reason = this.reason();
+    // Running late, a request with an API token is judged once its organization is known
+    // (afterApiToken): the organizations with a few requests under way are still served.
+    if (reason === 'event_loop_delay' && this.judgesLatenessPerOrganization() && /^basic /i.test(req.headers.authorization ?? '')) {
+      this.inFlight += 1;
+      res.once('close', this.release);
+      return next();
+    }
     if (reason !== null) {
       recordShed(reason);
       res.setHeader('Retry-After', '1');
@@ -96,7 +118,9 @@ export class LoadShedder {
    * past SHED_MAX_IN_FLIGHT_PER_ORGANIZATION requests of one organization under way, its new
    * ones are 503 at once, so a flood of one organization never takes every slot of the
    * gateway's bound and the others' requests are still served. Counted once a request,
-   * however many routers authenticate it.
+   * however many routers authenticate it. While the event loop runs late, a request with an
+   * API token is judged here, not before authentication: shed when its organization has
+   * `lateShare` requests under way, served when it has fewer.
    */
   afterApiToken(authenticate: RequestHandler): RequestHandler {
     const max = this.settings.maxInFlightPerOrganization ?? 0;
@@ -111,6 +135,11 @@ export class LoadShedder {
           recordShed('organization_in_flight');
           res.setHeader('Retry-After', '1');
           return next(new AppError('unavailable', 'The server is overloaded (too many requests of this organization under way): retry after 1 s'));
+        }
+        if (running >= lateShare(max) && this.isRunningLate()) {
+          recordShed('event_loop_delay');
+          res.setHeader('Retry-After', '1');
+          return next(new AppError('unavailable', 'The server is overloaded (running late): retry after 1 s'));
         }
         countedRequests.add(req);
         this.byOrganization.set(orgId, running + 1);
