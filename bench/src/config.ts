@@ -19,7 +19,7 @@ export const profilesDir = join(resultsDir, 'profiles');
 /** Compiled bench code: servers are started from here. */
 export const benchDist = join(benchRoot, 'dist', 'bench', 'src');
 
-const scenarioIds = ['A1', 'A2', 'A3', 'S1', 'S1K', 'S1M', 'S1T', 'S2', 'S2M', 'S2T', 'S3', 'S4', 'S5', 'S6', 'S7', 'S9'] as const;
+const scenarioIds = ['A1', 'A2', 'A3', 'S1', 'S1K', 'S1M', 'S1T', 'S2', 'S2M', 'S2T', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'] as const;
 export type ScenarioId = (typeof scenarioIds)[number];
 
 function scenariosFromEnv(value: string | undefined): Set<ScenarioId> {

@@ -26,6 +26,7 @@ import { renderMarkdown, type ProcessMemory, type Row } from './report';
 import { oneshotBody, pushPath, tagQuestion } from './request-shape';
 import { deleteTopology, startDistributedSystem, startEmbeddedSystem, startStandInNotifier, type System } from './systems';
 import { TraceReceiver, type TracesReceived } from './trace-receiver';
+import { fairnessScenario } from './scenarios/s8-fairness';
 import { writeWorkbook } from './xlsx';
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
@@ -797,6 +798,8 @@ async function main(): Promise<void> {
         });
       }
     }
+
+    if (measures('S8')) rows.push(...(await fairnessScenario({ prefix, log })));
 
     // --- report ---------------------------------------------------------------------------
     const memory = bench.memory.report();

@@ -583,7 +583,7 @@ const traversals = ['..%2F..%2Fadmin%2Forganizations', '%2e%2e%2f%2e%2e%2f', '..
 /** Format suffixes the routes do not have: 404, whatever the route. */
 const hostileSuffixes = ['.exe', '.JSON', '.json.xml', '..json', '.%00'];
 
-const hostileQueries = ['?page=99999999999999999999&per_page=-1&items=0', '?page=abc&per_page=1e9&device_id=%00&submitted_after=yesterday&include_inputs=%FF', '?page=1&page=2&per_page[]=3'];
+const hostileQueries = ['?page=0&per_page=1001', '?page=99999999999999999999&per_page=-1&items=0', '?page=abc&per_page=1e9&device_id=%00&submitted_after=yesterday&include_inputs=%FF', '?page=1&page=2&per_page[]=3'];
 
 /** Every id of the path given each of `values`; with `withSuffixesAndQueries`, also format suffixes the route lacks and hostile query strings (on every route). */
 function pathValues(values: string[], withSuffixesAndQueries: boolean) {

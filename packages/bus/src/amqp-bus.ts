@@ -14,6 +14,7 @@ import { BusTracing } from './bus-tracing';
 import { resolveBusOptions, type ResolvedBusOptions } from './bus-options';
 import { encodeEnvelope } from './envelope-codec';
 import { InFlight } from './in-flight';
+import { OrganizationGates } from './organization-gate';
 import type { Bus, BusOptions, CommandHandler, EventHandler, RequestOptions } from './port';
 import { valueAndAttachmentOfReply, valueOfReply } from './reply-codec';
 
@@ -23,6 +24,12 @@ export interface AmqpBusOptions extends BusOptions {
   logger?: Logger;
   /** Unacknowledged messages per consumer (default 32). */
   prefetch?: number;
+  /**
+   * Unacknowledged commands per service (default: `prefetch`). Above the commands one
+   * organization may run at once, so another organization's command reaches the service past
+   * a flood's waiting ones.
+   */
+  commandPrefetch?: number;
   /** Shown by RabbitMQ for this connection, e.g. the service and pod name. */
   connectionName?: string;
   /** Attempts at the first connection before start() fails (default 10, about 25 s). */
@@ -54,6 +61,9 @@ export class AmqpBus implements Bus {
   private readonly instrumentation = new BusInstrumentation((service) => this.deadLetterCount(service));
   private readonly tracing = new BusTracing('rabbitmq');
   private readonly consumerDeps: QueueConsumerDeps;
+  private readonly commandPrefetch: number;
+  private readonly commandGates: OrganizationGates;
+  private readonly eventGates: OrganizationGates;
   /** Bindings and consumers being set up, so a request right after handleCommand finds them. */
   private readonly registrations = new InFlight();
   private state: State = 'new';
@@ -74,15 +84,22 @@ export class AmqpBus implements Bus {
     this.publisher = new AmqpEventPublisher(this.logger, this.topology);
     this.deadLetterQueues = new AmqpDeadLetters(() => this.connection.current, this.topology, this.publisher, this.logger);
     this.consumerDeps = { logger: this.logger, topology: this.topology, prefetch: options.prefetch ?? 32, inFlight: this.handlers };
+    this.commandPrefetch = options.commandPrefetch ?? this.consumerDeps.prefetch;
+    this.commandGates = new OrganizationGates(this.options.commandsPerOrganization);
+    this.eventGates = new OrganizationGates(this.options.eventsPerOrganization);
   }
 
   handleCommand(service: string, type: string, handler: CommandHandler): void {
-    this.addHandler(this.commandServers, service, type, this.tracing.commandHandler(service, handler), () => new AmqpCommandServer(service, this.consumerDeps));
+    const gate = this.commandGates.of(service);
+    const fair: CommandHandler = (command) => gate.run(command.orgId, () => handler(command));
+    this.addHandler(this.commandServers, service, type, this.tracing.commandHandler(service, fair), () =>
+      new AmqpCommandServer(service, { ...this.consumerDeps, prefetch: this.commandPrefetch }),
+    );
   }
 
   subscribe(service: string, type: string, handler: EventHandler): void {
     this.addHandler(this.eventConsumers, service, type, this.instrumentation.eventHandler(service, type, this.tracing.eventHandler(service, handler)), () =>
-      new AmqpEventConsumer(service, { ...this.consumerDeps, options: this.options, publisher: this.publisher }),
+      new AmqpEventConsumer(service, { ...this.consumerDeps, options: this.options, publisher: this.publisher, gate: this.eventGates.of(service) }),
     );
   }
 

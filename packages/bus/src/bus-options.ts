@@ -2,11 +2,18 @@ import type { BusOptions } from './port';
 
 export type ResolvedBusOptions = Required<BusOptions>;
 
+/** BUS_COMMANDS_PER_ORGANIZATION's default. */
+export const defaultCommandsPerOrganization = 64;
+/** BUS_EVENTS_PER_ORGANIZATION's default. */
+export const defaultEventsPerOrganization = 128;
+
 export function resolveBusOptions(options: BusOptions = {}): ResolvedBusOptions {
   return {
     maxAttempts: options.maxAttempts ?? 5,
     retryDelayMs: options.retryDelayMs ?? 100,
     defaultTimeoutMs: options.defaultTimeoutMs ?? 10_000,
+    commandsPerOrganization: options.commandsPerOrganization ?? defaultCommandsPerOrganization,
+    eventsPerOrganization: options.eventsPerOrganization ?? defaultEventsPerOrganization,
   };
 }
 

@@ -9,14 +9,16 @@ export interface CreateBusOptions extends BusOptions {
   logger?: Logger;
   /** AMQP only: unacknowledged messages per consumer (default 32). */
   prefetch?: number;
+  /** AMQP only: unacknowledged commands per service (default: `prefetch`). */
+  commandPrefetch?: number;
   /** AMQP only: the name RabbitMQ shows for the connection. */
   connectionName?: string;
   /** AMQP only: the first part of every exchange and queue name (default `formcast`). */
   prefix?: string;
 }
 
-export function createBus({ amqpUrl, prefetch, connectionName, prefix, ...options }: CreateBusOptions = {}): Bus {
+export function createBus({ amqpUrl, prefetch, commandPrefetch, connectionName, prefix, ...options }: CreateBusOptions = {}): Bus {
   return amqpUrl
-    ? new AmqpBus({ ...options, url: amqpUrl, prefetch, connectionName, prefix })
+    ? new AmqpBus({ ...options, url: amqpUrl, prefetch, commandPrefetch, connectionName, prefix })
     : new InProcessBus(options);
 }

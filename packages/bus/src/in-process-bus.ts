@@ -9,6 +9,7 @@ import { InFlight } from './in-flight';
 import { InProcessBroker, type CommandRoute, type EncodedReply } from './in-process/in-process-broker';
 import type { InProcessEventQueue, QueuedEvent } from './in-process/in-process-event-queue';
 import { logHandlerFailure, messageFields } from './log-fields';
+import { OrganizationGates } from './organization-gate';
 import type { Bus, BusOptions, CommandHandler, EventHandler, RequestOptions } from './port';
 import { decodeReply, encodeReply, replyWithError, replyWithValue, valueAndAttachmentOfReply, valueOfReply } from './reply-codec';
 
@@ -36,6 +37,8 @@ export class InProcessBus implements Bus {
   private readonly instrumentation = new BusInstrumentation((service) => this.deadLetterCount(service));
   private readonly tracing = new BusTracing('in-process');
   private readonly waitingRequests = new Set<(error: AppError) => void>();
+  private readonly commandGates: OrganizationGates;
+  private readonly eventGates: OrganizationGates;
   private state: State = 'new';
   private closing: Promise<void> | null = null;
 
@@ -43,16 +46,21 @@ export class InProcessBus implements Bus {
     this.broker = options.broker ?? new InProcessBroker();
     this.options = resolveBusOptions(options);
     this.logger = (options.logger ?? createLogger({ name: 'bus' })).child({ component: 'in-process-bus' });
+    this.commandGates = new OrganizationGates(this.options.commandsPerOrganization);
+    this.eventGates = new OrganizationGates(this.options.eventsPerOrganization);
   }
 
   handleCommand(service: string, type: string, handler: CommandHandler): void {
-    const traced = this.tracing.commandHandler(service, handler);
+    const gate = this.commandGates.of(service);
+    const traced = this.tracing.commandHandler(service, (command) => gate.run(command.orgId, () => handler(command)));
     this.commands.add(service, type, traced);
     if (this.state === 'started') this.serveCommand(service, type, traced);
   }
 
   subscribe(service: string, type: string, handler: EventHandler): void {
-    const isNewService = this.events.add(service, type, this.instrumentation.eventHandler(service, type, this.tracing.eventHandler(service, handler)));
+    const gate = this.eventGates.of(service);
+    const fair: EventHandler = (event, delivery) => gate.run(event.orgId, () => handler(event, delivery));
+    const isNewService = this.events.add(service, type, this.instrumentation.eventHandler(service, type, this.tracing.eventHandler(service, fair)));
     if (this.state === 'started') this.listen(service, [type], isNewService);
   }
 

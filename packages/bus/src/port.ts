@@ -72,4 +72,16 @@ export interface BusOptions {
   retryDelayMs?: number;
   /** Default command timeout (default 10 s). */
   defaultTimeoutMs?: number;
+  /**
+   * Fair service: commands of one organization a service (one process) runs at once; more
+   * of the same organization wait for one of its own to end, while other organizations'
+   * start at once (default 64; 0: no cap).
+   */
+  commandsPerOrganization?: number;
+  /**
+   * The same for the events a service consumes (default 128; 0: no cap). Over RabbitMQ, an
+   * event of an organization with this many handled and a quarter as many waiting goes (at most three times) to the
+   * back of the queue, so a backlog of one organization does not hold up another's newer events.
+   */
+  eventsPerOrganization?: number;
 }

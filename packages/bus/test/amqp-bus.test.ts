@@ -18,6 +18,7 @@ import {
 import { describeBusMetricsContract } from './bus-metrics.contract';
 import { describeBusTracingContract } from './bus-tracing.contract';
 import { contractBusOptions, describeBusContract } from './bus.contract';
+import { describeFairServiceContract } from './fair-service.contract';
 import { gate, uniqueName, waitFor } from '@formcast/testing';
 
 const url = brokerUrl;
@@ -70,6 +71,7 @@ describeWithBroker('AmqpBus', () => {
   });
 
   describeBusContract('AmqpBus', async (overrides = {}) => newBus(overrides));
+  describeFairServiceContract('AmqpBus', async (options) => newBus({ ...options, prefetch: 32, commandPrefetch: 64 }));
   describeBusMetricsContract('AmqpBus', async () => newBus());
   describeBusTracingContract('AmqpBus', async () => newBus());
 

@@ -5,6 +5,7 @@ import { InProcessBus } from '../src/in-process-bus';
 import { describeBusMetricsContract } from './bus-metrics.contract';
 import { describeBusTracingContract } from './bus-tracing.contract';
 import { contractBusOptions, describeBusContract } from './bus.contract';
+import { describeFairServiceContract } from './fair-service.contract';
 import { uniqueName, waitFor } from '@formcast/testing';
 
 const logger = createLogger({ level: 'silent' });
@@ -14,6 +15,7 @@ describeBusContract(
   'InProcessBus',
   async (overrides = {}) => new InProcessBus({ broker, logger, ...contractBusOptions, ...overrides }),
 );
+describeFairServiceContract('InProcessBus', async (options) => new InProcessBus({ broker, logger, ...contractBusOptions, ...options }));
 describeBusMetricsContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }));
 describeBusTracingContract('InProcessBus', async () => new InProcessBus({ broker, logger, ...contractBusOptions }), 'in process');
 

@@ -129,7 +129,24 @@ export const listOrganizationDispatchesPayload = z.object({ ...dispatchPage });
 export const getDispatchPayload = z.object({ dispatchId: id, include_inputs: z.boolean().default(false), deviceRef: deviceRef.optional() });
 export const revokeDispatchPayload = z.object({ dispatchId: id });
 
-export const deviceOneshotsPayload = z.object({ deviceRef });
+/**
+ * Which part of an outstanding listing to answer (all three optional; none: the whole list
+ * in one reply, as before): the oneshots with an id above `afterId` (the streamed listings'
+ * next page), `offset` of them passed over (a client's `page`), at most `limit`.
+ */
+export const oneshotListWindow = {
+  afterId: z.number().int().min(0).optional(),
+  offset: z.number().int().min(0).max(1_000_000_000).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+};
+export type OneshotListWindow = { afterId?: number; offset?: number; limit?: number };
+/** A page of the listings a client pages (`page`, `per_page`): 100 by default, at most 1000. */
+export const oneshotsDefaultPerPage = 100;
+export const oneshotsMaxPerPage = 1000;
+/** The page size the gateway streams the device-side listing in (payloads included: smaller pages). */
+export const deviceSideOneshotsPageLimit = 100;
+
+export const deviceOneshotsPayload = z.object({ deviceRef, ...oneshotListWindow });
 export const deviceOneshotPayload = z.object({ deviceRef, oneshotId: id });
 export const findOutstandingOneshotPayload = deviceOneshotPayload;
 /** The largest `limit` a `listOrganizationOneshots` command may give. */
@@ -146,11 +163,12 @@ export const organizationOneshotsPageLimit = 250;
  */
 export const organizationOneshotsPayload = z.object({
   afterId: z.number().int().min(0).optional(),
+  offset: oneshotListWindow.offset,
   limit: z.number().int().min(1).max(organizationOneshotsMaxLimit).optional(),
 });
 
 /** Device-side commands act for the authenticated device (its id comes from its secret). */
-export const deviceSideListPayload = z.object({ deviceId: id });
+export const deviceSideListPayload = z.object({ deviceId: id, ...oneshotListWindow });
 /** `includeEnded`: its own completed or revoked oneshots too (what a submission's path may name, to answer 409). */
 export const deviceSideGetPayload = z.object({ deviceId: id, oneshotId: id, includeEnded: z.boolean().default(false) });
 export const deviceSideSubmitPayload = z.object({ deviceId: id, oneshotId: id, answers: z.unknown() });

@@ -17,7 +17,7 @@ const rateLimited = new FastCounter({
 const shedChildren = new Map<string, CounterChild>();
 const limitedChildren = new Map<string, CounterChild>();
 
-export type ShedReason = 'in_flight' | 'event_loop_delay';
+export type ShedReason = 'in_flight' | 'organization_in_flight' | 'event_loop_delay';
 
 /** Counts one request shed (503 at once). */
 export function recordShed(reason: ShedReason): void {

@@ -36,6 +36,14 @@ export const pressureSettings = {
   DELIVERY_MAX_DESTINATIONS_PER_FORM: z.coerce.number().int().min(1).max(10000).default(25),
   /** SHED_MAX_IN_FLIGHT: requests the gateway holds at once; past it a new one is 503 at once (0: no bound). */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
+  /** SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: requests of one organization the gateway holds at once; past it its new ones are 503 at once, others' still served (0: no bound). */
+  SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
+  /** BUS_COMMANDS_PER_ORGANIZATION: commands of one organization a service process runs at once; more wait behind their own (0: no cap). */
+  BUS_COMMANDS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(64),
+  /** BUS_EVENTS_PER_ORGANIZATION: events of one organization a consuming service process handles at once; more wait behind their own (0: no cap). */
+  BUS_EVENTS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
+  /** BUS_COMMAND_PREFETCH: RabbitMQ only: commands a service process takes from its queue at once, so others' pass a flood's waiting ones. */
+  BUS_COMMAND_PREFETCH: z.coerce.number().int().min(1).max(65_535).default(256),
   /** SHED_EVENT_LOOP_DELAY_MS: past this event-loop delay (p99 over SHED_SAMPLE_INTERVAL_MS), new requests are 503 at once (0: never). */
   SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** SHED_SAMPLE_INTERVAL_MS: how often the event-loop delay is read (each reading covers the interval before it). */

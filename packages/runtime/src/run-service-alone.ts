@@ -1,4 +1,4 @@
-import { createBus, type Bus } from '@formcast/bus';
+import { createBus, fairServiceOptions, type Bus } from '@formcast/bus';
 import { configureMetrics } from '@formcast/metrics';
 import {
   createLogger,
@@ -59,7 +59,9 @@ export async function startServiceAlone(
   lifecycle.onStop('health endpoints', () => health.close());
   logger.info({ healthPort: health.port }, 'health endpoints listening');
   try {
-    const ownBus = createBus({ amqpUrl, logger, connectionName: name, prefix: settings.AMQP_PREFIX, prefetch });
+    // An explicit `prefetch` (the notifier's) holds for its commands too.
+    const fair = { ...fairServiceOptions(settings), ...(prefetch === undefined ? {} : { commandPrefetch: prefetch }) };
+    const ownBus = createBus({ amqpUrl, logger, connectionName: name, prefix: settings.AMQP_PREFIX, prefetch, ...fair });
     bus = ownBus;
     const running = await start({ bus: ownBus, settings, logger });
     lifecycle.onStop(name, () => running.stop());

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createBus, type Bus } from '@formcast/bus';
+import { createBus, fairServiceOptions, type Bus } from '@formcast/bus';
 import { configureMetrics } from '@formcast/metrics';
 import { closeServer, createGatewayApp, GatewayRateLimits, httpTimeouts, listenOn, LoadShedder, loadSheddingSettings, rateLimitSettings, tlsFilesOf } from '@formcast/gateway';
 import { describeAdapters, Lifecycle, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
@@ -25,7 +25,7 @@ export async function startEmbedded(
   const { token: adminToken, keep: keepAdminToken } = resolveAdminToken(settings.ADMIN_TOKEN, settings.DATA_DIR, logger);
   configureMetrics({ enabled: settings.METRICS_ENABLED });
 
-  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'formcast', prefix: settings.AMQP_PREFIX });
+  const bus = createBus({ amqpUrl: settings.AMQP_URL, logger, connectionName: 'formcast', prefix: settings.AMQP_PREFIX, ...fairServiceOptions(settings) });
   const services: RunningService[] = [];
   for (const start of options.starters ?? serviceStarters) {
     const service = await start({ bus, settings, logger });

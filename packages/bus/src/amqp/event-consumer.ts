@@ -4,6 +4,7 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { delay, retryDelayAfter, type ResolvedBusOptions } from '../bus-options';
 import { envelopeOfMessage } from './amqp-envelope';
 import { logHandlerFailure, messageFields } from '../log-fields';
+import type { OrganizationGate } from '../organization-gate';
 import type { EventHandler } from '../port';
 import type { AmqpEventPublisher } from './event-publisher';
 import { QueueConsumer, type QueueConsumerDeps } from './queue-consumer';
@@ -14,13 +15,27 @@ export interface EventConsumerDeps extends QueueConsumerDeps {
   options: ResolvedBusOptions;
   /** Republishes retries, confirmed. */
   publisher: AmqpEventPublisher;
+  /** The service's organizations' slots (fair service, BUS_EVENTS_PER_ORGANIZATION). */
+  gate: OrganizationGate;
 }
+
+/** How many times an event was sent to the back of its queue; past `maxDeferrals` it waits for its turn in the process. */
+export const deferredHeader = 'x-formcast-deferred';
+export const maxDeferrals = 3;
 
 /**
  * Consumes one service's event queue. An event is acknowledged once its handler is done.
  * When the handler throws, the event is held for the backoff delay, then a copy with the
  * next `x-attempts` is published back to the queue (confirmed) and the original acked; after
  * the last attempt it is nacked without requeue, which dead-letters it.
+ *
+ * Fair service: at most `gate.perOrganization` events of one organization are handled at
+ * once, more wait for its own slots. One that comes while its organization has its slots
+ * taken and a quarter as many waiting goes to the back of the queue (confirmed, then acked; at
+ * most `maxDeferrals` times, counted in `x-formcast-deferred`): the broker's queue is first in, first out, and a
+ * backlog of one organization (54,000 revocations) would otherwise hold up every other
+ * organization's newer events behind it. Handlers already take events out of order (a retry
+ * goes to the back the same way).
  */
 export class AmqpEventConsumer extends QueueConsumer<EventHandler> {
   constructor(
@@ -40,8 +55,9 @@ export class AmqpEventConsumer extends QueueConsumer<EventHandler> {
     }
     const attempt = attemptOf(message);
     const fields = { attempt, ...messageFields(event) };
+    if (this.isOverShare(event, message) && (await this.sendToBack(channel, message, event))) return;
     try {
-      await handler(event, { attempt, redelivered: message.fields.redelivered });
+      await this.deps.gate.run(event.orgId, () => handler(event, { attempt, redelivered: message.fields.redelivered }));
       ack(channel, message);
       return;
     } catch (error) {
@@ -54,6 +70,31 @@ export class AmqpEventConsumer extends QueueConsumer<EventHandler> {
     }
     await delay(retryDelayAfter(attempt, this.deps.options));
     await this.retry(channel, message, event, attempt);
+  }
+
+  private isOverShare(event: Envelope, message: ConsumeMessage): boolean {
+    const { gate } = this.deps;
+    if (event.orgId === null || !gate.isFull(event.orgId)) return false;
+    if (deferralsOf(message) >= maxDeferrals) return false;
+    return gate.waitingFor(event.orgId) >= Math.max(1, Math.floor(gate.perOrganization / 4));
+  }
+
+  /** The event to the back of the queue, marked deferred; false (handled here after all) when the broker does not confirm it. */
+  private async sendToBack(channel: Channel, message: ConsumeMessage, event: Envelope): Promise<boolean> {
+    const { properties } = message;
+    try {
+      await this.deps.publisher.sendToQueue(this.queue, message.content, {
+        contentType: properties.contentType,
+        messageId: properties.messageId,
+        type: properties.type,
+        headers: { ...properties.headers, [deferredHeader]: deferralsOf(message) + 1 },
+      });
+    } catch (err) {
+      this.logger.debug({ err, ...messageFields(event) }, 'could not send the event to the back of the queue; handled in turn');
+      return false;
+    }
+    ack(channel, message);
+    return true;
   }
 
   private async retry(channel: Channel, message: ConsumeMessage, event: Envelope, attempt: number): Promise<void> {
@@ -71,6 +112,11 @@ export class AmqpEventConsumer extends QueueConsumer<EventHandler> {
       requeue(channel, message);
     }
   }
+}
+
+function deferralsOf(message: ConsumeMessage): number {
+  const value: unknown = message.properties.headers?.[deferredHeader];
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : 0;
 }
 
 function attemptOf(message: ConsumeMessage): number {

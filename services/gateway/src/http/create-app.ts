@@ -75,7 +75,12 @@ export function createGatewayApp(options: GatewayOptions): Express {
   const tokens = new TokenCache({ ttlMs: 5000, maxEntries: 10000 });
   const limits = options.rateLimits ?? new GatewayRateLimits(false);
   // Every route an API token authenticates then takes a token of its organization's bucket.
-  const requireApiToken = (...args: Parameters<typeof requireApiTokenAlone>) => limits.afterApiToken(requireApiTokenAlone(...args));
+  // Then the organization's bound of requests under way (load shedding), if any.
+  const shedder = options.loadShedding;
+  const requireApiToken = (...args: Parameters<typeof requireApiTokenAlone>) => {
+    const limited = limits.afterApiToken(requireApiTokenAlone(...args));
+    return shedder ? shedder.afterApiToken(limited) : limited;
+  };
   bus.subscribe(gatewayServiceName, directoryEvents.tokenRevoked, async (event) => {
     tokens.forgetOrganization(parsePayload(tokenRevokedPayload, event.payload).orgId);
   });

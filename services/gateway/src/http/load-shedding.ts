@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { recordShed, watchLoad, type ShedReason } from '@formcast/metrics';
 import { AppError, type Settings } from '@formcast/platform';
@@ -6,6 +6,8 @@ import { AppError, type Settings } from '@formcast/platform';
 export interface LoadSheddingSettings {
   /** Requests held at once (0: no bound). */
   maxInFlight: number;
+  /** Requests of one organization (an API token's) held at once (0: no bound). */
+  maxInFlightPerOrganization?: number;
   /** The event-loop delay (p99 of one sampling interval) past which new requests are shed (0: never). */
   maxEventLoopDelayMs: number;
   sampleIntervalMs: number;
@@ -14,10 +16,21 @@ export interface LoadSheddingSettings {
 export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
   return {
     maxInFlight: settings.SHED_MAX_IN_FLIGHT,
+    maxInFlightPerOrganization: settings.SHED_MAX_IN_FLIGHT_PER_ORGANIZATION,
     maxEventLoopDelayMs: settings.SHED_EVENT_LOOP_DELAY_MS,
     sampleIntervalMs: settings.SHED_SAMPLE_INTERVAL_MS,
   };
 }
+
+/**
+ * While the event loop runs late, an organization with this many requests under way (a
+ * 32nd of its bound, 4 by default) has its new ones shed; one with fewer is served, so a
+ * flood of one organization does not get another's requests shed with it.
+ */
+const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
+
+/** Requests counted against their organization's bound already. */
+const countedRequests = new WeakSet<Request>();
 
 /** Paths never shed: the probes (an overloaded pod stays in the Service: taking it out only moves its load) and /metrics. */
 const neverShed = new Set(['/healthz', '/readyz', '/metrics']);
@@ -59,6 +72,14 @@ export class LoadShedder {
     histogram.reset();
   }
 
+  private isRunningLate(): boolean {
+    return this.settings.maxEventLoopDelayMs > 0 && this.delayMs > this.settings.maxEventLoopDelayMs;
+  }
+
+  private judgesLatenessPerOrganization(): boolean {
+    return (this.settings.maxInFlightPerOrganization ?? 0) > 0;
+  }
+
   /** Why a new request would be shed now, or null. */
   reason(): ShedReason | null {
     if (this.settings.maxInFlight > 0 && this.inFlight >= this.settings.maxInFlight) return 'in_flight';
@@ -69,6 +90,13 @@ export class LoadShedder {
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (neverShed.has(req.path)) return next();
     const reason = this.reason();
+    // Running late, a request with an API token is judged once its organization is known
+    // (afterApiToken): the organizations with a few requests under way are still served.
+    if (reason === 'event_loop_delay' && this.judgesLatenessPerOrganization() && /^basic /i.test(req.headers.authorization ?? '')) {
+      this.inFlight += 1;
+      res.once('close', this.release);
+      return next();
+    }
     if (reason !== null) {
       recordShed(reason);
       res.setHeader('Retry-After', '1');
@@ -82,6 +110,49 @@ export class LoadShedder {
   private readonly release = (): void => {
     this.inFlight -= 1;
   };
+
+  private readonly byOrganization = new Map<number, number>();
+
+  /**
+   * `authenticate` (an API token's, with its rate limit), then the organization's own bound:
+   * past SHED_MAX_IN_FLIGHT_PER_ORGANIZATION requests of one organization under way, its new
+   * ones are 503 at once, so a flood of one organization never takes every slot of the
+   * gateway's bound and the others' requests are still served. Counted once a request,
+   * however many routers authenticate it. While the event loop runs late, a request with an
+   * API token is judged here, not before authentication: shed when its organization has
+   * `lateShare` requests under way, served when it has fewer.
+   */
+  afterApiToken(authenticate: RequestHandler): RequestHandler {
+    const max = this.settings.maxInFlightPerOrganization ?? 0;
+    if (max <= 0) return authenticate;
+    return (req, res, next) => {
+      const counted: NextFunction = (error?: unknown) => {
+        if (error !== undefined) return next(error);
+        const orgId = req.context.orgId;
+        if (typeof orgId !== 'number' || countedRequests.has(req)) return next();
+        const running = this.byOrganization.get(orgId) ?? 0;
+        if (running >= max) {
+          recordShed('organization_in_flight');
+          res.setHeader('Retry-After', '1');
+          return next(new AppError('unavailable', 'The server is overloaded (too many requests of this organization under way): retry after 1 s'));
+        }
+        if (running >= lateShare(max) && this.isRunningLate()) {
+          recordShed('event_loop_delay');
+          res.setHeader('Retry-After', '1');
+          return next(new AppError('unavailable', 'The server is overloaded (running late): retry after 1 s'));
+        }
+        countedRequests.add(req);
+        this.byOrganization.set(orgId, running + 1);
+        res.once('close', () => {
+          const left = (this.byOrganization.get(orgId) ?? 1) - 1;
+          if (left > 0) this.byOrganization.set(orgId, left);
+          else this.byOrganization.delete(orgId);
+        });
+        next();
+      };
+      return authenticate(req, res, counted);
+    };
+  }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);

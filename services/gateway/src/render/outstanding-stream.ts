@@ -6,10 +6,10 @@ import { escapeXmlText } from '@formcast/xml-writing';
  * what `renderOutstandingXml` / `res.json` make of the whole list (a test holds them equal).
  * `open` before the first item, `items` for each page, `close` after the last.
  */
-export interface OutstandingListWriter {
+export interface OutstandingListWriter<T = OutstandingOneshotView> {
   contentType: string;
-  open(first: OutstandingOneshotView[]): string;
-  items(page: OutstandingOneshotView[]): string;
+  open(first: T[]): string;
+  items(page: T[]): string;
   close(): string;
 }
 
@@ -49,12 +49,12 @@ export function outstandingXmlWriter(): OutstandingListWriter {
   };
 }
 
-/** A JSON array, as `res.json(list)` writes it. */
-export function outstandingJsonWriter(): OutstandingListWriter {
+/** A JSON array, as `res.json(list)` writes it; with `key`, the array as that key's value of an object (`{"oneshots":[…]}`). */
+export function outstandingJsonWriter<T = OutstandingOneshotView>(key?: string): OutstandingListWriter<T> {
   let written = 0;
   return {
     contentType: 'application/json; charset=utf-8',
-    open: () => '[',
+    open: () => (key === undefined ? '[' : `{${JSON.stringify(key)}:[`),
     items: (page) => {
       if (page.length === 0) return '';
       const json = JSON.stringify(page);
@@ -62,6 +62,6 @@ export function outstandingJsonWriter(): OutstandingListWriter {
       written += page.length;
       return out;
     },
-    close: () => ']',
+    close: () => (key === undefined ? ']' : ']}'),
   };
 }

@@ -1,8 +1,11 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import { directoryCommands, pushCommands, type DeviceVersionsView } from '@formcast/contracts';
+import { deviceSideOneshotsPageLimit, directoryCommands, pushCommands, type DeviceOneshotView, type DeviceVersionsView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { isPlainObject } from '../http/json-object';
+import { requestedPage, streamListing } from '../http/paged-listing';
 import { pathId } from '../http/path-params';
+import { outstandingJsonWriter } from '../render/outstanding-stream';
+import { sendPage } from './oneshots';
 import { jsonBody } from '../http/request-body';
 import type { RouteDeps } from './route-deps';
 
@@ -14,8 +17,15 @@ export function deviceSideRoutes({ send }: RouteDeps): Router {
   const router = Router();
   const deviceId = (req: Request) => req.context.deviceId!;
 
+  // `{"oneshots":[…]}`, streamed a page at a time (payloads included: a long list is never held
+  // whole); `page` / `per_page`: that page alone, in the same shape.
   router.get('/oneshots', async (req, res) => {
-    res.json({ oneshots: await send(req, pushCommands.deviceListOneshots, { deviceId: deviceId(req) }) });
+    const writer = outstandingJsonWriter<DeviceOneshotView>('oneshots');
+    const list = (window: { afterId?: number; offset?: number; limit: number }) =>
+      send<DeviceOneshotView[]>(req, pushCommands.deviceListOneshots, { deviceId: deviceId(req), ...window });
+    const asked = requestedPage(req);
+    if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
+    await streamListing(req, res, writer, deviceSideOneshotsPageLimit, (afterId) => list({ afterId, limit: deviceSideOneshotsPageLimit }));
   });
 
   router.get('/oneshots/:oneshotId', async (req, res) => {

@@ -2,15 +2,11 @@ import { Router, type Request, type Response } from 'express';
 import { organizationOneshotsPageLimit, pushCommands, type OneshotCreatedView, type OutstandingOneshotView } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
 import { responseFormat } from '../http/response-format';
-import { renderOneshotListXml, renderOutstandingOneXml, renderOutstandingXml } from '../render/oneshots-xml';
-import { outstandingJsonWriter, outstandingXmlWriter } from '../render/outstanding-stream';
+import { renderOneshotListXml, renderOutstandingOneXml } from '../render/oneshots-xml';
+import { outstandingJsonWriter, outstandingXmlWriter, type OutstandingListWriter } from '../render/outstanding-stream';
+import { linkToNextPage, requestedPage, streamListing } from '../http/paged-listing';
 import { dispatchFromBody, dispatchUpdate } from './dispatch-body';
 import type { RouteDeps } from './route-deps';
-
-function sendOutstanding(req: Request, res: Response, list: OutstandingOneshotView[]): void {
-  if (responseFormat(req, 'xml') === 'xml') res.type('application/xml').send(renderOutstandingXml(list));
-  else res.json(list);
-}
 
 /** Push API, spec 4.4: `/clients/<device identifier or id>/oneshots…`. */
 export function oneshotRoutes({ send }: RouteDeps): Router {
@@ -24,8 +20,15 @@ export function oneshotRoutes({ send }: RouteDeps): Router {
     else res.json({ oneshot_list: [created] });
   });
 
+  // Unpaged (spec 2.8) and streamed, a page of the push service's at a time; `page` / `per_page`: that page alone.
   router.get('/oneshots{.:format}', async (req, res) => {
-    sendOutstanding(req, res, await send<OutstandingOneshotView[]>(req, pushCommands.listDeviceOneshots, { deviceRef: deviceRef(req) }));
+    const writer = responseFormat(req, 'xml') === 'xml' ? outstandingXmlWriter() : outstandingJsonWriter();
+    const list = (window: { afterId?: number; offset?: number; limit: number }) =>
+      send<OutstandingOneshotView[]>(req, pushCommands.listDeviceOneshots, { deviceRef: deviceRef(req), ...window });
+    const asked = requestedPage(req);
+    if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
+    const limit = organizationOneshotsPageLimit;
+    await streamListing(req, res, writer, limit, (afterId) => list({ afterId, limit }));
   });
 
   router.post('/oneshots/destroy_all{.:format}', async (req, res) => {
@@ -49,53 +52,26 @@ export function oneshotRoutes({ send }: RouteDeps): Router {
   return router;
 }
 
-/** Writes a chunk, waiting for the socket to take it; rejects when the client has gone. */
-function write(res: Response, chunk: string): Promise<void> {
-  if (res.destroyed) return Promise.reject(new Error('The client closed the connection'));
-  if (res.write(chunk)) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const settle = (error?: Error) => {
-      res.off('drain', drained);
-      res.off('close', closed);
-      if (error) reject(error);
-      else resolve();
-    };
-    const drained = () => settle();
-    const closed = () => settle(new Error('The client closed the connection'));
-    res.on('drain', drained);
-    res.on('close', closed);
-  });
-}
-
 /**
- * `GET /organizations/<org>/oneshots`: every outstanding oneshot of the organization. The
- * list is unpaginated (spec 2.8) and may be long, so it is never held whole: the push service
- * answers it a page at a time and each page is written out as it comes. A list of one page
- * goes out in one piece, with its length.
+ * `GET /organizations/<org>/oneshots`: every outstanding oneshot of the organization, unpaged
+ * (spec 2.8) and streamed page by page from the push service; or, with `page` / `per_page`,
+ * that page alone (a `Link` to the next when it is full).
  */
 export function organizationOneshotRoutes({ send }: RouteDeps): Router {
   const router = Router({ mergeParams: true });
   router.get('/oneshots{.:format}', async (req, res) => {
     const writer = responseFormat(req, 'xml') === 'xml' ? outstandingXmlWriter() : outstandingJsonWriter();
+    const list = (payload: { afterId?: number; offset?: number; limit: number }) => send<OutstandingOneshotView[]>(req, pushCommands.listOrganizationOneshots, payload);
+    const asked = requestedPage(req);
+    if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
     const limit = organizationOneshotsPageLimit;
-    const page = (afterId: number) => send<OutstandingOneshotView[]>(req, pushCommands.listOrganizationOneshots, { afterId, limit });
-    // The first page before anything is written: a failure there is an ordinary error answer.
-    let views = await page(0);
-    let chunk = writer.open(views) + writer.items(views);
-    res.status(200).setHeader('Content-Type', writer.contentType);
-    try {
-      while (views.length === limit) {
-        await write(res, chunk);
-        views = await page(views[views.length - 1]!.id);
-        chunk = writer.items(views);
-      }
-    } catch (error) {
-      // Part of the list is out: end the connection, so the client sees an incomplete answer, not a shorter list.
-      req.context.logger.warn({ err: error }, 'organization listing stopped before its end');
-      res.destroy();
-      return;
-    }
-    res.end(chunk + writer.close());
+    await streamListing(req, res, writer, limit, (afterId) => list({ afterId, limit }));
   });
   return router;
+}
+
+/** One page a client asked for, in the listing's own shape. */
+export function sendPage<T>(req: Request, res: Response, writer: OutstandingListWriter<T>, asked: { page: number; perPage: number }, items: T[]): void {
+  linkToNextPage(req, res, asked, items.length);
+  res.status(200).type(writer.contentType).send(writer.open(items) + writer.items(items) + writer.close());
 }

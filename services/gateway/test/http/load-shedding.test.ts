@@ -1,4 +1,10 @@
+import type { AddressInfo } from 'node:net';
+import express, { type RequestHandler } from 'express';
+import { createLogger } from '@formcast/platform';
+import { gate, waitFor } from '@formcast/testing';
+import { errorHandler } from '../../src/http/error-handler';
 import { LoadShedder } from '../../src/http/load-shedding';
+import { requestContext } from '../../src/http/request-context';
 
 describe('LoadShedder', () => {
   it('sheds while the event loop runs later than SHED_EVENT_LOOP_DELAY_MS, and stops once it catches up', async () => {
@@ -15,6 +21,97 @@ describe('LoadShedder', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(shedder.reason()).toBeNull();
     } finally {
+      shedder.stop();
+    }
+  });
+});
+
+describe('LoadShedder: the bound of one organization (SHED_MAX_IN_FLIGHT_PER_ORGANIZATION)', () => {
+  it("answers 503 at once to one organization past its own requests under way, serves another's, and serves it again once one ends", async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 2, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    const held = gate();
+    let arrived = 0;
+    const app = express();
+    app.use(requestContext(createLogger({ level: 'silent' })));
+    // Stands for requireApiToken: the organization from a header; run twice, as two routers may.
+    const authenticate: RequestHandler = (req, _res, next) => {
+      req.context.orgId = Number(req.headers['x-org']);
+      next();
+    };
+    app.get('/work', shedder.afterApiToken(authenticate), shedder.afterApiToken(authenticate), async (req, res) => {
+      arrived += 1;
+      if (req.query['hold'] === '1') await held.opened;
+      res.json({ orgId: req.context.orgId });
+    });
+    app.use(errorHandler);
+    const server = app.listen(0);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = (org: number, hold = false) => fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { 'x-org': String(org) } });
+    try {
+      const holding = [get(1, true), get(1, true)];
+      await waitFor(() => arrived === 2, { description: 'two requests of organization 1 under way' });
+      const started = performance.now();
+      const shed = await get(1);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expect(await shed.json()).toMatchObject({ message: expect.stringMatching(/too many requests of this organization under way/) });
+      const other = await get(2);
+      expect(other.status).toBe(200);
+      expect(await other.json()).toEqual({ orgId: 2 });
+      held.open();
+      expect((await Promise.all(holding)).map((r) => r.status)).toEqual([200, 200]);
+      await waitFor(async () => (await get(1)).status === 200, { description: 'organization 1 served again' });
+    } finally {
+      held.open();
+      await new Promise((resolve) => server.close(resolve));
+      shedder.stop();
+    }
+  });
+});
+
+describe('LoadShedder: running late, judged per organization', () => {
+  it('sheds, while the event loop runs late, the organization with requests under way and serves another with none; requests without an API token are shed at once', async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 128, maxEventLoopDelayMs: 100, sampleIntervalMs: 60_000 });
+    const late = (delayMs: number) => Object.assign(shedder as unknown as { delayMs: number }, { delayMs });
+    const held = gate();
+    let arrived = 0;
+    const app = express();
+    app.use(requestContext(createLogger({ level: 'silent' })));
+    app.use(shedder.middleware);
+    const authenticate: RequestHandler = (req, _res, next) => {
+      req.context.orgId = Number(req.headers['x-org']);
+      next();
+    };
+    app.get('/work', shedder.afterApiToken(authenticate), async (req, res) => {
+      arrived += 1;
+      if (req.query['hold'] === '1') await held.opened;
+      res.json({ orgId: req.context.orgId });
+    });
+    app.use(errorHandler);
+    const server = app.listen(0);
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = (org: number, { hold = false, authorization = 'Basic dG9rZW46eA==' } = {}) =>
+      fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { 'x-org': String(org), authorization } });
+    try {
+      const holding = Array.from({ length: 4 }, () => get(1, { hold: true }));
+      await waitFor(() => arrived === 4, { description: 'four requests of organization 1 under way' });
+      late(1000);
+      const shed = await get(1);
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expect(await shed.json()).toMatchObject({ message: expect.stringMatching(/running late/) });
+      const other = await get(2);
+      expect(other.status).toBe(200);
+      expect(await other.json()).toEqual({ orgId: 2 });
+      expect((await get(2, { authorization: 'Bearer device-secret' })).status).toBe(503);
+      late(0);
+      expect((await get(1)).status).toBe(200);
+      held.open();
+      expect((await Promise.all(holding)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    } finally {
+      held.open();
+      await new Promise((resolve) => server.close(resolve));
       shedder.stop();
     }
   });

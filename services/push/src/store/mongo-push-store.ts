@@ -26,7 +26,7 @@ import {
 import { MongoSubmissionImages } from './mongo-submission-images';
 import { oneshotWrites } from './oneshot-changes';
 import type { SubmissionImageStore } from './submission-image-store';
-import type { CreateKey, KeyedCreate, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
+import type { CreateKey, KeyedCreate, ListWindow, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
 import {
   answerOf,
   answerOneshot,
@@ -256,9 +256,14 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     return { total, submissions: docs.map(submissionFromDoc) };
   }
 
-  async listOutstandingForDevice(orgId: number, deviceId: number): Promise<Oneshot[]> {
+  async listOutstandingForDevice(orgId: number, deviceId: number, window?: ListWindow): Promise<Oneshot[]> {
     await this.ready;
-    return this.loadOutstanding(orgId, deviceId, { releasedOnly: true });
+    if (!window) return this.loadOutstanding(orgId, deviceId, { releasedOnly: true });
+    // oneshots: { orgId, deviceId, state, _id }.
+    let query = this.models.Oneshot.find({ orgId, deviceId, state: 'outstanding', ...released, _id: { $gt: window.afterId ?? 0 } }).sort({ _id: 1 });
+    if (window.offset) query = query.skip(window.offset);
+    if (window.limit !== undefined) query = query.limit(window.limit);
+    return (await query.lean<OneshotDoc[]>()).map(oneshotFromDoc);
   }
 
   async listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage> {
@@ -285,9 +290,19 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   }
 
   /** Page after page of `_id > last`, so only one page is ever held. */
-  async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity): AsyncIterable<OneshotSummary> {
+  async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity, offset = 0): AsyncIterable<OneshotSummary> {
     await this.ready;
     let after = afterId;
+    if (offset > 0) {
+      // The id `offset` places on: the pages go on from it.
+      const [passed] = await this.models.Oneshot.find({ orgId, state: 'outstanding', ...released, _id: { $gt: after } }, { _id: 1 })
+        .sort({ _id: 1 })
+        .skip(offset - 1)
+        .limit(1)
+        .lean<Array<{ _id: number }>>();
+      if (!passed) return;
+      after = passed._id;
+    }
     let left = limit;
     while (left > 0) {
       const size = Math.min(this.pageSize, left);

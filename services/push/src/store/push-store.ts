@@ -1,4 +1,11 @@
 import type { Envelope } from '@formcast/contracts';
+
+/** Part of a listing: ids above `afterId` (default 0), `offset` of them passed over (default 0), at most `limit` (default: all). */
+export interface ListWindow {
+  afterId?: number;
+  offset?: number;
+  limit?: number;
+}
 import type { IdempotencyStore, KeyFound, KeyRequest } from '@formcast/idempotency';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
@@ -140,15 +147,18 @@ export interface PushStore {
   getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]>;
   /** A form's submissions matching the query, ascending by id, one page, with how many match in all. */
   listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>>;
-  /** Outstanding and released (what the device knows of), ascending by id. */
-  listOutstandingForDevice(orgId: number, deviceId: number): Promise<Oneshot[]>;
+  /**
+   * Outstanding and released (what the device knows of), ascending by id; with a `window`,
+   * only those with an id above `afterId`, `offset` of them passed over, at most `limit`.
+   */
+  listOutstandingForDevice(orgId: number, deviceId: number, window?: ListWindow): Promise<Oneshot[]>;
   /**
    * Outstanding and released, as the organization listing shows them (no payload), ascending by id, from
    * the first with an id above `afterId` (default 0), read in pages so a long list is never
    * held whole. Stopping the iteration early reads no more; with `limit`, at most that many
    * are read and yielded.
    */
-  streamOutstandingForOrganization(orgId: number, afterId?: number, limit?: number): AsyncIterable<OneshotSummary>;
+  streamOutstandingForOrganization(orgId: number, afterId?: number, limit?: number, offset?: number): AsyncIterable<OneshotSummary>;
   /**
    * v3 listings: the organization's outstanding dispatches (of one device, unless null),
    * released or not, ascending by id, `limit` from `offset`, with how many there are in all;

@@ -145,4 +145,14 @@ export const pushMigrations: Migration[] = [
       CREATE INDEX submission_image_waits_by_device ON submission_image_waits (org_id, device_id);
     `,
   },
+  {
+    version: 8,
+    // Issue 25, fair relay: each event's organization (0: none, and the events written before
+    // this step), so the relay takes the oldest of every organization in turn, not one
+    // organization's backlog (a destroy_all of 54,000) ahead of another's newer events.
+    up: `
+      ALTER TABLE outbox ADD COLUMN org_id INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX outbox_by_org ON outbox (org_id, seq);
+    `,
+  },
 ];

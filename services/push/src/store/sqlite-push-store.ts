@@ -7,7 +7,7 @@ import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query
 import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
 import { CommandWindow, type CommandWindowOptions } from './command-window';
 import { oneshotWrites } from './oneshot-changes';
-import type { CreateKey, KeyedCreate, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
+import type { CreateKey, KeyedCreate, ListWindow, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
 import {
   answerOf,
   answerOneshot,
@@ -196,8 +196,27 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
-  async listOutstandingForDevice(orgId: number, deviceId: number) {
-    return this.loadOutstanding(orgId, deviceId, { releasedOnly: true });
+  async listOutstandingForDevice(orgId: number, deviceId: number, window?: ListWindow) {
+    if (!window) return this.loadOutstanding(orgId, deviceId, { releasedOnly: true });
+    const where = `org_id = ? AND device_id = ? AND state = 'outstanding' AND released_at IS NOT NULL AND id > ?`;
+    const after = this.idAfterOffset(where, [orgId, deviceId], window);
+    if (after === null) return [];
+    const rows = this.sql.all<Row<Oneshot, 'payload'>>(
+      `SELECT ${oneshotColumns} FROM oneshots WHERE ${where} ORDER BY id LIMIT ?`,
+      orgId,
+      deviceId,
+      after,
+      window.limit ?? -1,
+    );
+    return rows.map(toOneshot);
+  }
+
+  /** `window.afterId` moved past `window.offset` rows matching `where` (its last parameter the id); null when there are not that many. */
+  private idAfterOffset(where: string, parameters: unknown[], window: ListWindow): number | null {
+    const after = window.afterId ?? 0;
+    if (!window.offset) return after;
+    const row = this.sql.get<{ id: number }>(`SELECT id FROM oneshots WHERE ${where} ORDER BY id LIMIT 1 OFFSET ?`, ...parameters, after, window.offset - 1);
+    return row ? row.id : null;
   }
 
   async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
@@ -220,12 +239,13 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
-  async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity): AsyncIterable<OneshotSummary> {
+  async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity, offset = 0): AsyncIterable<OneshotSummary> {
     // Only the listed columns: reading and parsing every payload would double the cost of a long list.
-    const page = this.sql.statement(
-      `SELECT ${summaryColumns} FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND released_at IS NOT NULL AND id > ? ORDER BY id LIMIT ?`,
-    );
-    let after = afterId;
+    const where = `org_id = ? AND state = 'outstanding' AND released_at IS NOT NULL AND id > ?`;
+    const page = this.sql.statement(`SELECT ${summaryColumns} FROM oneshots WHERE ${where} ORDER BY id LIMIT ?`);
+    const start = this.idAfterOffset(where, [orgId], { afterId, offset });
+    if (start === null) return;
+    let after = start;
     let left = limit;
     while (left > 0) {
       const size = Math.min(this.pageSize, left);
@@ -237,8 +257,43 @@ export class SqlitePushStore implements PushStore {
     }
   }
 
+  /**
+   * Fair across organizations: the organizations with events waiting (a skip scan of the
+   * outbox_by_org index, one seek each), then each one's oldest, an equal share of `limit`
+   * (at least one), the batch filled up with the oldest of the rest, in seq order; so one organization's backlog never holds up another's
+   * newer events for more than a batch. Each organization's events keep their order.
+   */
   async unpublishedEvents(limit: number): Promise<OutboxEntry[]> {
-    const rows = this.sql.all<{ seq: number; event: string }>('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?', limit);
+    const organizations = this.sql
+      .all<{ org: number }>(
+        `WITH RECURSIVE waiting(org) AS (
+           SELECT min(org_id) FROM outbox
+           UNION ALL
+           SELECT (SELECT min(org_id) FROM outbox WHERE org_id > waiting.org) FROM waiting WHERE waiting.org IS NOT NULL
+         )
+         SELECT org FROM waiting WHERE org IS NOT NULL LIMIT ?`,
+        limit,
+      )
+      .map((row) => row.org);
+    if (organizations.length <= 1) {
+      const rows = this.sql.all<{ seq: number; event: string }>('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?', limit);
+      return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.event) as Envelope }));
+    }
+    const share = Math.max(1, Math.floor(limit / organizations.length));
+    const oldestOf = this.sql.statement('SELECT seq, event FROM outbox WHERE org_id = ? ORDER BY seq LIMIT ?');
+    const rows = organizations.flatMap((org) => oldestOf.all(org, share) as Array<{ seq: number; event: string }>);
+    // The batch filled up with the oldest of the rest: a batch shorter than `limit` still means all there was (the relay reads it so).
+    if (rows.length < limit) {
+      const taken = JSON.stringify(rows.map((row) => row.seq));
+      rows.push(
+        ...this.sql.all<{ seq: number; event: string }>(
+          'SELECT seq, event FROM outbox WHERE seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?',
+          taken,
+          limit - rows.length,
+        ),
+      );
+    }
+    rows.sort((a, b) => a.seq - b.seq);
     return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.event) as Envelope }));
   }
 
@@ -365,7 +420,7 @@ export class SqlitePushStore implements PushStore {
 
   private appendEvent(event: Envelope | null): void {
     if (event === null) return;
-    this.sql.run('INSERT INTO outbox (event) VALUES (?)', JSON.stringify(event));
+    this.sql.run('INSERT INTO outbox (event, org_id) VALUES (?, ?)', JSON.stringify(event), event.orgId ?? 0);
   }
 }
 

@@ -1,0 +1,13 @@
+import type { Settings } from '@formcast/platform';
+import type { CreateBusOptions } from './create-bus';
+
+/** The bus's fair-service settings (BUS_COMMANDS_PER_ORGANIZATION, BUS_EVENTS_PER_ORGANIZATION, BUS_COMMAND_PREFETCH). */
+export function fairServiceOptions(
+  settings: Pick<Settings, 'BUS_COMMANDS_PER_ORGANIZATION' | 'BUS_EVENTS_PER_ORGANIZATION' | 'BUS_COMMAND_PREFETCH'>,
+): Pick<CreateBusOptions, 'commandsPerOrganization' | 'eventsPerOrganization' | 'commandPrefetch'> {
+  return {
+    commandsPerOrganization: settings.BUS_COMMANDS_PER_ORGANIZATION,
+    eventsPerOrganization: settings.BUS_EVENTS_PER_ORGANIZATION,
+    commandPrefetch: settings.BUS_COMMAND_PREFETCH,
+  };
+}
