@@ -259,5 +259,6 @@ export function describeAdapters(settings: Settings) {
     store: settings.MONGO_URL ? 'mongodb' : 'sqlite',
     badges: settings.REDIS_URL ? 'redis' : 'sqlite',
     notifications: settings.FCM_SERVICE_ACCOUNT || settings.GOOGLE_APPLICATION_CREDENTIALS ? 'fcm' : 'log',
+    sqliteBinding: settings.SQLITE_BINDING,
   } as const;
 }
