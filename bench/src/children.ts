@@ -38,7 +38,7 @@ export function startNode(name: string, script: string, env: Record<string, stri
   }
   const spawnOptions = {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...(config.sqliteBinding ? { SQLITE_BINDING: config.sqliteBinding } : {}), ...env },
     stdio: ['ignore', fd, fd, 'ipc'] as Array<'ignore' | 'ipc' | number>,
   };
   // The launcher execs node in its own place, so the pid and the IPC channel are node's.

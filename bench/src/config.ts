@@ -77,6 +77,8 @@ export const config = {
   tracesSamplerArg: process.env.BENCH_TRACES_SAMPLER_ARG ?? '',
   /** Set to write a V8 CPU profile of every process under test to bench/results/profiles. */
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
+  /** BENCH_SQLITE_BINDING: the SQLITE_BINDING every process under test gets (better-sqlite3 or node:sqlite); empty: their default. */
+  sqliteBinding: process.env.BENCH_SQLITE_BINDING ?? '',
   /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */
   only: scenariosFromEnv(process.env.BENCH_ONLY),
 };

@@ -222,6 +222,8 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
   const level = ['trace', 'debug', 'info'].includes(suiteEnv.LOG_LEVEL ?? '') ? suiteEnv.LOG_LEVEL! : 'info';
   const envFor = (name: string): Record<string, string> => ({
     PATH: process.env.PATH ?? '',
+    // The suite's SQLite binding (the drills run with each).
+    ...(process.env.SQLITE_BINDING ? { SQLITE_BINDING: process.env.SQLITE_BINDING } : {}),
     // On MongoDB every delivery replica must be given the same sealing key (on SQLite it is generated into DATA_DIR).
     ...(process.env.MONGO_URL ? { MONGO_URL: process.env.MONGO_URL, DELIVERY_SECRETS_KEY: runSecretsKey } : {}),
     ...testShedding,

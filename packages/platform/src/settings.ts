@@ -81,6 +81,13 @@ export const settingsSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(10 * 60 * 1000).default(25000),
   /** DATA_DIR: where embedded mode keeps its SQLite files and generated admin token. */
   DATA_DIR: z.string().min(1).default('./data'),
+  /** SQLITE_BINDING: the module running SQLite, better-sqlite3 (a native addon) or node:sqlite (Node's own); see docs/architecture.md. */
+  SQLITE_BINDING: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || 'better-sqlite3')
+    .pipe(z.enum(['better-sqlite3', 'node:sqlite'])),
   /** ADMIN_TOKEN: guards /admin; embedded mode generates one at first start when unset. */
   ADMIN_TOKEN: z
     .string()
@@ -257,5 +264,6 @@ export function describeAdapters(settings: Settings) {
     store: settings.MONGO_URL ? 'mongodb' : 'sqlite',
     badges: settings.REDIS_URL ? 'redis' : 'sqlite',
     notifications: settings.FCM_SERVICE_ACCOUNT || settings.GOOGLE_APPLICATION_CREDENTIALS ? 'fcm' : 'log',
+    sqliteBinding: settings.SQLITE_BINDING,
   } as const;
 }

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { sqliteBinding } from './sqlite-binding';
 import type { SqliteDatabase } from './sqlite-types';
 
 /** How often the checkpointer moves what the WAL holds into the database files. */
@@ -13,16 +14,23 @@ const sqliteDefaultAutocheckpoint = 1000;
  */
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.sqliteModule);
+// The process's binding (SQLITE_BINDING); a file that does not exist (any more) is not created.
+const connect = workerData.binding === 'node:sqlite'
+  ? (file) => {
+      const uri = require('node:url').pathToFileURL(file);
+      uri.search = 'mode=rw';
+      return new (require('node:sqlite').DatabaseSync)(uri, { timeout: 5000 });
+    }
+  : (file) => new (require(workerData.sqliteModule))(file, { fileMustExist: true });
 const open = new Map();
 // A file deleted or closed meanwhile (tests remove theirs at once) is not the worker's concern.
 const quietly = (work) => { try { work(); } catch {} };
 const checkpointAll = () => {
-  for (const db of open.values()) quietly(() => db.pragma('wal_checkpoint(PASSIVE)'));
+  for (const db of open.values()) quietly(() => db.exec('PRAGMA wal_checkpoint(PASSIVE)'));
 };
 const timer = setInterval(checkpointAll, workerData.intervalMs);
 parentPort.on('message', (message) => {
-  if (message.add !== undefined && !open.has(message.add)) quietly(() => open.set(message.add, new Database(message.add, { fileMustExist: true })));
+  if (message.add !== undefined && !open.has(message.add)) quietly(() => open.set(message.add, connect(message.add)));
   if (message.remove !== undefined) {
     const db = open.get(message.remove);
     open.delete(message.remove);
@@ -101,7 +109,7 @@ export class SqliteCheckpointer {
   private start(): Worker {
     const worker = new Worker(workerSource, {
       eval: true,
-      workerData: { sqliteModule: require.resolve('better-sqlite3'), intervalMs },
+      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs },
     });
     worker.unref();
     worker.on('message', (message: { removed?: string }) => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { createLogger, type Logger } from '@formcast/platform';
+import { connectSqlite } from './sqlite-binding';
 import { checkpointInBackground } from './sqlite-checkpointer';
 import { prepareSqliteFile } from './sqlite-file-modes';
 import type { Migration, SqliteDatabase } from './sqlite-types';
@@ -32,7 +32,7 @@ const storageLogger = () => (defaultLogger ??= createLogger({ name: 'storage' })
 export function openSqlite(file: string, migrations: Migration[], options: SqliteOptions = {}): SqliteDatabase {
   const inMemory = file === ':memory:' || file === '';
   if (!inMemory) prepareSqliteFile(resolve(file), options.logger ?? storageLogger());
-  const db = new BetterSqlite3(file);
+  const db = connectSqlite(file);
   try {
     // First: switching to WAL waits for other processes opening the file at the same time.
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
