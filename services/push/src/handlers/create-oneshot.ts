@@ -61,7 +61,7 @@ export const defaultMaxOutstandingPerDevice = 2000;
  */
 async function checkOutstandingCap(deps: PushDeps, orgId: number, deviceId: number, identifier: string): Promise<void> {
   const max = deps.maxOutstandingPerDevice ?? defaultMaxOutstandingPerDevice;
-  const { total } = await deps.store.listDispatches(orgId, deviceId, 0, 1);
+  const total = await deps.store.countOutstanding(orgId, deviceId);
   if (total >= max) {
     throw new AppError(
       'unprocessable',
