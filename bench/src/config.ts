@@ -19,7 +19,7 @@ export const profilesDir = join(resultsDir, 'profiles');
 /** Compiled bench code: servers are started from here. */
 export const benchDist = join(benchRoot, 'dist', 'bench', 'src');
 
-const scenarioIds = ['A1', 'A2', 'A3', 'S1', 'S1K', 'S1M', 'S1T', 'S2', 'S2M', 'S2T', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'] as const;
+const scenarioIds = ['A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'S1', 'S1K', 'S1M', 'S1T', 'S2', 'S2M', 'S2T', 'S3', 'S4', 'S5', 'S6', 'S7', 'S8', 'S9'] as const;
 export type ScenarioId = (typeof scenarioIds)[number];
 
 function scenariosFromEnv(value: string | undefined): Set<ScenarioId> {
@@ -79,6 +79,8 @@ export const config = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   /** BENCH_SQLITE_BINDING: the SQLITE_BINDING every process under test gets (better-sqlite3 or node:sqlite); empty: their default. */
   sqliteBinding: process.env.BENCH_SQLITE_BINDING ?? '',
+  /** Seconds every process under test is watched idle (its CPU read from /proc) before any load; 0: not. */
+  idleS: numberFromEnv('BENCH_IDLE', 30, { zeroAllowed: true }),
   /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */
   only: scenariosFromEnv(process.env.BENCH_ONLY),
 };
@@ -90,7 +92,10 @@ export function measures(id: ScenarioId): boolean {
   // S1K, S1M and S1T read as ratios to S1, itself read against A1; S2M and S2T to S2, read against A2.
   if ((id === 'A1' || id === 'S1') && (only.has('S1K') || only.has('S1M') || only.has('S1T'))) return true;
   if ((id === 'A2' || id === 'S2') && (only.has('S2M') || only.has('S2T'))) return true;
-  return (id === 'A1' && only.has('S1')) || (id === 'A2' && only.has('S2')) || (id === 'A3' && only.has('S6'));
+  // Issue 24's anchors: A4 with S1, A5 with S2, A6 with S6.
+  const anchorOf: Partial<Record<ScenarioId, ScenarioId>> = { A1: 'S1', A4: 'S1', A2: 'S2', A5: 'S2', A3: 'S6', A6: 'S6' };
+  const scenario = anchorOf[id];
+  return scenario !== undefined && only.has(scenario);
 }
 
 /**
@@ -114,4 +119,11 @@ export const targets = {
   uploadGrowthFactor: 3,
   notificationsPerSecond: 2000,
   rssMb: 150,
+  /** Issue 24: CPU a request, all processes, at most this many times its anchor's (S1: A4, S2: A5, S6: A6). */
+  cpuRatio: { S1: 1.5, S2: 1.5, S6: 2 },
+  /** Issue 24: S6, from a submission's sending to its delivery's arrival, in each mode. */
+  arrivalP50Ms: 50,
+  arrivalP99Ms: 250,
+  /** Issue 24: every process under test, idle, under this share of a core. */
+  idleCoreShare: 0.002,
 };

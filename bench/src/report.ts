@@ -28,9 +28,19 @@ export interface ProcessMemory {
   pass: boolean;
 }
 
+/** A process's CPU with nothing to do (issue 24). */
+export interface IdleCpu {
+  name: string;
+  seconds: number;
+  /** CPU used over those seconds, as a share of one core (0.002: 0.2%). */
+  coreShare: number;
+  pass: boolean;
+}
+
 export interface Report {
   rows: Row[];
   memory: ProcessMemory[];
+  idle?: IdleCpu[];
   context: string[];
   notes: string[];
 }
@@ -58,6 +68,12 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       `| ${p.name} | ${number(p.idleMb)} | ${number(p.loadPeakMb)} (${p.loadPhase}) | ${number(p.uploadPeakMb)} | < 150 MB | ${verdict(p.pass)} |`,
     );
+  }
+  if (report.idle && report.idle.length > 0) {
+    lines.push('');
+    lines.push('| process | idle CPU, % of a core | over | target | result |');
+    lines.push('|---|--:|--:|---|---|');
+    for (const p of report.idle) lines.push(`| ${p.name} | ${number(p.coreShare * 100, 3)} | ${p.seconds} s | < 0.2% | ${verdict(p.pass)} |`);
   }
   lines.push('');
   for (const line of report.context) lines.push(`- ${line}`);

@@ -21,8 +21,9 @@ import {
 } from './children';
 import { benchDist, config, deliveryConnections, measures, repoRoot, resultsDir, targets } from './config';
 import { postBare, ReceiverClient, submitAndDeliver, type DeliveryResult } from './delivery-scenario';
+import { cpuRatioRow, cpuReading, idleCpu } from './cpu-targets';
 import { combine, runLoad, type LoadResult, type LoadSpec } from './load';
-import { renderMarkdown, type ProcessMemory, type Row } from './report';
+import { renderMarkdown, type IdleCpu, type ProcessMemory, type Row } from './report';
 import { oneshotBody, pushPath, tagQuestion } from './request-shape';
 import { deleteTopology, startDistributedSystem, startEmbeddedSystem, startStandInNotifier, type System } from './systems';
 import { TraceReceiver, type TracesReceived } from './trace-receiver';
@@ -125,7 +126,7 @@ function cpuPerRequest(result: Pick<Measured, 'ok' | 'cpuTicks'>): string | unde
 }
 
 /** Rounds of one scenario as one measurement. */
-function combineMeasured(results: Measured[]): LoadResult & { cpu?: string; traces?: TracesReceived } {
+function combineMeasured(results: Measured[]): LoadResult & { cpuTicks: Map<string, number>; cpu?: string; traces?: TracesReceived } {
   const cpuTicks = new Map<string, number>();
   for (const result of results) for (const [name, ticks] of result.cpuTicks) cpuTicks.set(name, (cpuTicks.get(name) ?? 0) + ticks);
   const combined = { ...combine(results), cpuTicks };
@@ -195,7 +196,7 @@ async function measureDelivery(bench: Bench, label: string, work: () => Promise<
       bench.foreign.end();
       const accepted = result.submitted ? `; accepted ${result.submitted.requestsPerSecond.toFixed(0)}/s, ${result.submitted.failed} failed` : '';
       log(`${label}: ${result.delivered} delivered in ${result.seconds.toFixed(2)} s, ${result.rate.toFixed(0)}/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${accepted}`);
-      return { ...result, cpu: cpuPerRequest({ ok: result.delivered, cpuTicks }) };
+      return { ...result, cpuTicks, cpu: cpuPerRequest({ ok: result.delivered, cpuTicks }) };
     },
     children,
   );
@@ -456,6 +457,33 @@ function infrastructureByName(): Array<[string, number[]]> {
   return [...byName];
 }
 
+/**
+ * Issue 24's rows: S1's CPU a request against A4's, S2's against A5's (those measured
+ * `atIds`, all by default).
+ */
+function anchoredCpuRows(result: (id: 'A4' | 'S1' | 'A5' | 'S2') => LoadResult & { cpuTicks: Map<string, number>; cpu?: string }, suffix: string, atIds?: string[]): Row[] {
+  const has = (id: 'A4' | 'S1' | 'A5' | 'S2') => measures(id) && (atIds === undefined || atIds.includes(id));
+  const reading = (id: 'A4' | 'S1' | 'A5' | 'S2') => {
+    const r = result(id);
+    return { ...r, ...cpuReading(r.cpuTicks, r.ok) };
+  };
+  const rows: Row[] = [];
+  if (has('A4')) rows.push(anchorRow('A4', `express + one SQLite transaction (the oneshot and its outbox row), 202${suffix}`, result('A4')));
+  if (has('A4') && has('S1')) rows.push(cpuRatioRow('S1', `embedded push${suffix}`, reading('S1'), reading('A4'), 'A4', targets.cpuRatio.S1));
+  if (has('A5')) rows.push(anchorRow('A5', `A2 + one persistent, confirmed event, consumed with a manual ack${suffix}`, result('A5')));
+  if (has('A5') && has('S2')) rows.push(cpuRatioRow('S2', `distributed push${suffix}`, reading('S2'), reading('A5'), 'A5', targets.cpuRatio.S2));
+  return rows;
+}
+
+/** A6's process (servers/anchor-submission-relay.ts), posting to S6's receiver, primed with what S6 delivered. */
+async function startSubmissionAnchor(receiverUri: string, deliveredBody: string): Promise<{ child: Child; port: number }> {
+  const child = startNode('anchor-a6', join(benchDist, 'servers/anchor-submission-relay.js'), { ANCHOR_RECEIVER_URI: receiverUri, BENCH_TAG_QUESTION: tagQuestion });
+  const { port } = await child.message<{ port: number }>((m) => m?.ready);
+  child.send({ deliveryBody: deliveredBody });
+  await child.message((m) => m?.primed);
+  return { child, port };
+}
+
 /** What to undo at the end, also after a failure or Ctrl-C: run in reverse, once. */
 const cleanups: Array<() => Promise<unknown>> = [];
 let cleaning: Promise<void> | null = null;
@@ -503,6 +531,16 @@ async function main(): Promise<void> {
     ]);
     const a2 = startNode('anchor-a2', join(benchDist, 'servers/anchor.js'), { ANCHOR_MODE: 'amqp', PORT: '0', AMQP_URL: config.amqpUrl, ANCHOR_QUEUE: anchorQueue });
     const { port: a2Port } = await a2.message<{ port: number }>((m) => m?.ready);
+    // Issue 24's anchors of the irreducible work: A4 (S1's), A5 (S2's); A6 (S6's) starts with S6's receiver.
+    const a4 = measures('A4') ? startNode('anchor-a4', join(benchDist, 'servers/anchor-push-write.js'), {}) : null;
+    const a5Queue = `${runId}.anchor5`;
+    const a5Consumer = measures('A5') ? startNode('anchor-a5-consumer', join(benchDist, 'servers/anchor-consumer.js'), { AMQP_URL: config.amqpUrl, ANCHOR_QUEUE: a5Queue, ANCHOR_EVENTS: '1' }) : null;
+    if (a5Consumer) {
+      stops.push(() => deleteTopology(prefix, [], [a5Queue, `${a5Queue}.events`]));
+      await a5Consumer.message((m) => m?.ready);
+    }
+    const a5 = a5Consumer ? startNode('anchor-a5', join(benchDist, 'servers/anchor.js'), { ANCHOR_MODE: 'amqp', PORT: '0', AMQP_URL: config.amqpUrl, ANCHOR_QUEUE: a5Queue }) : null;
+    const [a4Port, a5Port] = await Promise.all([a4, a5].map(async (child) => (child ? (await child.message<{ port: number }>((m) => m?.ready)).port : 0)));
 
     log('starting embedded mode and distributed mode');
     const embedded = await startEmbeddedSystem();
@@ -512,7 +550,8 @@ async function main(): Promise<void> {
     const s5Prefix = `${runId}_s5`;
     const s5Notifier = await startStandInNotifier({ prefix: s5Prefix, redisPrefix: `${s5Prefix}:`, fcmPort });
     stops.push(() => s5Notifier.stop());
-    bench.memory.add(a1, a2, consumer, ...embedded.processes, ...distributed.processes, s5Notifier.child);
+    bench.memory.add(a1, a2, consumer, ...[a4, a5, a5Consumer].filter((c): c is Child => c !== null), ...embedded.processes, ...distributed.processes, s5Notifier.child);
+    const formcastProcesses = [...embedded.processes, ...distributed.processes];
     // S1M/S2M: the same systems again with METRICS_ENABLED=false, measured beside S1/S2 (metrics on, the default).
     const metricsOff = { env: { METRICS_ENABLED: 'false' }, suffix: ' (metrics off)' };
     const unmetered = {
@@ -557,6 +596,13 @@ async function main(): Promise<void> {
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     bench.memory.recordIdle();
+    // Issue 24: each Formcast process's CPU with nothing to do, before any load.
+    let idle: IdleCpu[] = [];
+    if (config.idleS > 0) {
+      log(`watching every process idle for ${config.idleS} s`);
+      idle = await idleCpu(formcastProcesses, config.idleS);
+      log(`idle: ${idle.map((p) => `${p.name} ${(p.coreShare * 100).toFixed(3)}%`).join(', ')}`);
+    }
 
     // --- A1, S1, A2, S2: back to back, so machine noise is shared ------------------------
     // The load generator's own code needs ~10 s of traffic before it runs at full speed
@@ -566,7 +612,7 @@ async function main(): Promise<void> {
     // In rounds (A1, S1, A2, S2, then again), each scenario's rounds taken as one
     // measurement: a slow spell of the machine then weighs on anchors and scenarios alike.
     const infra = infrastructureByName();
-    const rounds: Record<'A1' | 'S1' | 'S1K' | 'S1M' | 'S1T' | 'A2' | 'S2' | 'S2M' | 'S2T', Measured[]> = { A1: [], S1: [], S1K: [], S1M: [], S1T: [], A2: [], S2: [], S2M: [], S2T: [] };
+    const rounds: Record<'A1' | 'A4' | 'S1' | 'S1K' | 'S1M' | 'S1T' | 'A2' | 'A5' | 'S2' | 'S2M' | 'S2T', Measured[]> = { A1: [], A4: [], S1: [], S1K: [], S1M: [], S1T: [], A2: [], A5: [], S2: [], S2M: [], S2T: [] };
     const receiverCpu: Array<[string, number[]]> = traceReceiver ? [['OTLP receiver', [traceReceiver.child.pid]]] : [];
     const pushScenarios = (connections: number, label = '') => ({
       A1: () => measureOnce(bench, `A1${label}`, pushLoad(`http://127.0.0.1:${a1Port}`, anchorOrg, config.durationS, connections), cpuWatch([a1], [])),
@@ -592,9 +638,11 @@ async function main(): Promise<void> {
         return measureOnce(bench, `S2 traces exported${label}`, pushLoad(system.origin, s2tOrg!, config.durationS, connections), watch, () => traceReceiver!.received('s2t'));
       },
       A2: () => measureOnce(bench, `A2${label}`, pushLoad(`http://127.0.0.1:${a2Port}`, anchorOrg, config.durationS, connections), cpuWatch([a2, consumer], infra)),
+      A4: () => measureOnce(bench, `A4${label}`, pushLoad(`http://127.0.0.1:${a4Port}`, anchorOrg, config.durationS, connections), cpuWatch([a4!], [])),
+      A5: () => measureOnce(bench, `A5${label}`, pushLoad(`http://127.0.0.1:${a5Port}`, anchorOrg, config.durationS, connections), cpuWatch([a5!, a5Consumer!], infra)),
       S2: () => measureOnce(bench, `S2${label}`, pushLoad(distributed.origin, s2Org, config.durationS, connections), cpuWatch(distributed.processes, infra)),
     });
-    const pushIds = (['A1', 'S1', 'S1K', 'S1M', 'S1T', 'A2', 'S2', 'S2M', 'S2T'] as const).filter(measures);
+    const pushIds = (['A1', 'A4', 'S1', 'S1K', 'S1M', 'S1T', 'A2', 'A5', 'S2', 'S2M', 'S2T'] as const).filter(measures);
     const atConnections = pushScenarios(config.connections);
     // S1M/S1T and S2M/S2T measure twins of S1 and S2 (metrics off; traces exported) right after
     // them; each round the twins of one system take one another's places in turn (two: they
@@ -621,6 +669,7 @@ async function main(): Promise<void> {
     if (measures('S1M')) rows.push(metricsCostRow('S1M', 'S1 with METRICS_ENABLED=false (S1 runs with metrics on)', result('S1'), result('S1M'), 'S1'));
     if (measures('S2M')) rows.push(metricsCostRow('S2M', 'S2 with METRICS_ENABLED=false (S2 runs with metrics on)', result('S2'), result('S2M'), 'S2'));
     if (measures('S1T')) rows.push(tracesCostRow('S1T', 'S1 with traces exported (OTLP/HTTP protobuf, to a local receiver)', result('S1T'), result('S1'), 'S1'));
+    rows.push(...anchoredCpuRows(result, ''));
     if (measures('S2T')) rows.push(tracesCostRow('S2T', 'S2 with traces exported from every process (the same)', result('S2T'), result('S2'), 'S2'));
     // S7 beside them: the same pushes, 1,000 in one bulk request.
     if (measures('S7')) {
@@ -633,7 +682,7 @@ async function main(): Promise<void> {
     // The same at saturation: one round each, the anchors beside their scenarios again.
     if (config.saturationConnections > 0) {
       const saturated = pushScenarios(config.saturationConnections, ` at ${config.saturationConnections}`);
-      const at: Partial<Record<keyof typeof rounds, LoadResult & { cpu?: string }>> = {};
+      const at: Partial<Record<keyof typeof rounds, ReturnType<typeof combineMeasured>>> = {};
       for (const id of pushIds) at[id] = combineMeasured([await saturated[id]()]);
       const suffix = `, ${config.saturationConnections} connections`;
       if (at.A1) rows.push(anchorRow('A1', `bare express, 202${suffix}`, at.A1));
@@ -645,6 +694,7 @@ async function main(): Promise<void> {
       if (at.S2M && at.S2) rows.push(metricsCostRow('S2M', `S2 with METRICS_ENABLED=false${suffix}`, at.S2, at.S2M, 'S2'));
       if (at.S1T && at.S1) rows.push(tracesCostRow('S1T', `S1 with traces exported${suffix}`, at.S1T, at.S1, 'S1'));
       if (at.S2T && at.S2) rows.push(tracesCostRow('S2T', `S2 with traces exported${suffix}`, at.S2T, at.S2, 'S2'));
+      rows.push(...anchoredCpuRows((id) => at[id]!, suffix, Object.keys(at)));
     }
 
     // --- S3: the organization listing at 1,000 and 10,000 outstanding ---------------------
@@ -738,6 +788,29 @@ async function main(): Promise<void> {
       const a3 = await measureDelivery(bench, 'A3', () => postBare(s6.uri, delivered, s6.receiver, { tagPrefix: 'a3-', count, connections: deliveryConnections }), cpuWatch([], [receiverCpu]), []);
       const s6e = await measureDelivery(bench, 'S6 embedded', submit(embedded, s6.embedded, 's6e-'), cpuWatch(embedded.processes, [receiverCpu], embedded.processes));
       const s6d = await measureDelivery(bench, 'S6 distributed', submit(distributed, s6.distributed, 's6d-'), cpuWatch(distributed.processes, [...infra, receiverCpu]));
+      // A6: S6's irreducible work (receive, one SQLite write, one POST of the same body), submitted to as S6 is.
+      const a6 = measures('A6') ? await startSubmissionAnchor(s6.uri, delivered) : null;
+      if (a6) {
+        const a6Submit = (tagPrefix: string, amount = count) => () =>
+          submitAndDeliver(`http://127.0.0.1:${a6.port}`, s6.embedded, s6.receiver, { tagPrefix, count: amount, connections: config.connections });
+        await a6Submit('warm-a6-', s6WarmUp)();
+        bench.memory.add(a6.child);
+        const a6Result = await measureDelivery(bench, 'A6', a6Submit('a6-'), cpuWatch([a6.child], [receiverCpu]), [a6.child]);
+        rows.push({
+          id: 'A6',
+          scenario: `express receive of S6's submission, one SQLite write, 201, then node:http (keep-alive, ${deliveryConnections} sockets) posting S6's delivered body to the same receiver`,
+          rate: a6Result.rate,
+          rateUnit: 'delivered/s',
+          p50Ms: a6Result.p50Ms,
+          p99Ms: a6Result.p99Ms,
+          target: 'anchor',
+          cpu: a6Result.cpu,
+        });
+        const a6Cpu = cpuReading(a6Result.cpuTicks, a6Result.delivered);
+        for (const [label, result] of [['embedded', s6e], ['distributed', s6d]] as const) {
+          rows.push(cpuRatioRow('S6', `${label}: submission → JSON webhook`, { ...result, ...cpuReading(result.cpuTicks, result.delivered) }, a6Cpu, 'A6', targets.cpuRatio.S6, true));
+        }
+      }
       rows.push({
         id: 'A3',
         scenario: `bare Node HTTP client (node:http, keep-alive, ${deliveryConnections} sockets) posting S6's delivered body to the same receiver`,
@@ -826,7 +899,7 @@ async function main(): Promise<void> {
       );
     }
     if (config.only.size > 0) context.push(`only ${[...config.only].join(', ')} (BENCH_ONLY)`);
-    const markdown = renderMarkdown({ rows, memory, context, notes });
+    const markdown = renderMarkdown({ rows, memory, idle, context, notes });
     mkdirSync(resultsDir, { recursive: true });
     // A partial run never replaces the full one.
     const resultFile = config.only.size > 0 ? 'partial.md' : 'latest.md';

@@ -75,6 +75,12 @@ export const createOneshotPayload = z.object({
   ...dispatchFields,
   /** XML bodies cannot tell one repetition of a group from a subform; be lenient there. */
   fromXml: z.boolean().default(false),
+  /**
+   * The v2/v3 creates: answer the dispatch's view beside the created one (`dispatch`), so the
+   * gateway needs no `push.dispatch.get` after the create (issue 24). A create answered
+   * again for its Idempotency-Key answers without it.
+   */
+  answerWithDispatch: z.boolean().optional(),
 });
 
 export type CreateOneshotInput = z.infer<typeof createOneshotPayload>;
@@ -244,6 +250,11 @@ export interface OneshotCreatedView {
   id: number;
   namespace: string;
   name: string;
+}
+
+/** The create's answer when asked `answerWithDispatch`: the dispatch's view too, unless a replay. */
+export interface CreatedDispatchAnswer extends OneshotCreatedView {
+  dispatch?: DispatchView;
 }
 
 /** An outstanding pushed form, spec 2.8 (snake_case; XML dasherizes). */

@@ -2,20 +2,24 @@ import { Worker } from 'node:worker_threads';
 import { sqliteBinding } from './sqlite-binding';
 import type { SqliteDatabase } from './sqlite-types';
 
-/** How often the checkpointer moves what the WAL holds into the database files. */
+/** How often the checkpointer looks at the files while they are being written. */
 const intervalMs = 200;
+/** How seldom, at most, once nothing is written: the interval doubles up to this while files stay unchanged. */
+const idleIntervalMs = 1600;
 /** SQLite's own: a checkpoint by the committing connection once the WAL holds this many pages. */
 const sqliteDefaultAutocheckpoint = 1000;
 
 /*
  * Plain JavaScript, evaluated in the worker: it runs the same way from dist/ and under jest
  * (which could not load a TypeScript worker file). Each file gets a connection of its own;
- * PASSIVE waits for nobody, so it never holds up the writers.
+ * PASSIVE waits for nobody, so it never holds up the writers. A file is checkpointed only
+ * when its PRAGMA data_version moved (another connection committed since the last look):
+ * an idle process runs no checkpoint, and looks less and less often (issue 24).
  */
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 // The process's binding (SQLITE_BINDING); a file that does not exist (any more) is not created.
-const connect = workerData.binding === 'node:sqlite'
+const openDatabase = workerData.binding === 'node:sqlite'
   ? (file) => {
       const uri = require('node:url').pathToFileURL(file);
       uri.search = 'mode=rw';
@@ -24,20 +28,47 @@ const connect = workerData.binding === 'node:sqlite'
   : (file) => new (require(workerData.sqliteModule))(file, { fileMustExist: true });
 const open = new Map();
 // A file deleted or closed meanwhile (tests remove theirs at once) is not the worker's concern.
-const quietly = (work) => { try { work(); } catch {} };
-const checkpointAll = () => {
-  for (const db of open.values()) quietly(() => db.exec('PRAGMA wal_checkpoint(PASSIVE)'));
+const quietly = (work) => { try { return work(); } catch { return undefined; } };
+const connect = (file) => {
+  const db = openDatabase(file);
+  const dataVersion = db.prepare('PRAGMA data_version');
+  return { db, version: { get: () => dataVersion.get().data_version }, checkpoint: db.prepare('PRAGMA wal_checkpoint(PASSIVE)'), seen: null };
 };
-const timer = setInterval(checkpointAll, workerData.intervalMs);
+/** Checkpoints the files written since the last look; whether there was one. */
+const checkpointWritten = (all) => {
+  let written = false;
+  for (const file of open.values()) {
+    const version = quietly(() => file.version.get());
+    if (version === undefined || (version === file.seen && !all)) continue;
+    file.seen = version;
+    written = true;
+    quietly(() => file.checkpoint.run());
+  }
+  return written;
+};
+let interval = workerData.intervalMs;
+let timer = null;
+const look = () => {
+  interval = checkpointWritten(false) ? workerData.intervalMs : Math.min(interval * 2, workerData.idleIntervalMs);
+  timer = setTimeout(look, interval);
+};
+timer = setTimeout(look, interval);
 parentPort.on('message', (message) => {
-  if (message.add !== undefined && !open.has(message.add)) quietly(() => open.set(message.add, connect(message.add)));
+  if (message.add !== undefined && !open.has(message.add)) {
+    const file = quietly(() => connect(message.add));
+    if (file) open.set(message.add, file);
+    // A new file is written at once, as a rule: look at the usual pace again.
+    clearTimeout(timer);
+    interval = workerData.intervalMs;
+    timer = setTimeout(look, interval);
+  }
   if (message.remove !== undefined) {
-    const db = open.get(message.remove);
+    const file = open.get(message.remove);
     open.delete(message.remove);
-    if (db) quietly(() => db.close());
+    if (file) quietly(() => file.db.close());
     parentPort.postMessage({ removed: message.remove });
   }
-  if (message.stop) { clearInterval(timer); checkpointAll(); for (const db of open.values()) quietly(() => db.close()); open.clear(); parentPort.close(); }
+  if (message.stop) { clearTimeout(timer); checkpointWritten(true); for (const file of open.values()) quietly(() => file.db.close()); open.clear(); parentPort.close(); }
 });
 `;
 
@@ -109,7 +140,7 @@ export class SqliteCheckpointer {
   private start(): Worker {
     const worker = new Worker(workerSource, {
       eval: true,
-      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs },
+      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs, idleIntervalMs },
     });
     worker.unref();
     worker.on('message', (message: { removed?: string }) => {

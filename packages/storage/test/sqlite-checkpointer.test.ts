@@ -39,6 +39,18 @@ describe('background checkpoints', () => {
     expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(500);
   });
 
+  it('checkpoints a file written again after a quiet spell (it looks less often while nothing is written, never not at all)', async () => {
+    const file = newFile();
+    const db = open(file);
+    writeNotes(db, 100);
+    await waitFor(() => statSync(file).size > 80_000, { timeoutMs: 5000, description: 'the first checkpoint' });
+    // Quiet long enough for the looks to have slowed to their slowest (1.6 s).
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    const before = statSync(file).size;
+    writeNotes(db, 300);
+    await waitFor(() => statSync(file).size > before + 250_000, { timeoutMs: 5000, description: 'a checkpoint after the quiet spell' });
+  });
+
   it('keeps a file while any connection to it is open, and lets it go with the last', () => {
     const file = newFile();
     const first = open(file);

@@ -178,12 +178,13 @@ export class SqliteDeliveryStore implements DeliveryStore {
       const at = new Date(now).toISOString();
       let created = 0;
       for (const delivery of deliveries) {
-        const exists = this.sql.get('SELECT 1 FROM deliveries WHERE destination_id = ? AND submission_id = ?', delivery.destinationId, delivery.submissionId);
-        if (exists) continue;
+        // One per destination and submission (its UNIQUE): a repeat of the event inserts
+        // nothing, without a look first (issue 24). Its id is then left unused.
         created += this.sql.run(
           `INSERT INTO deliveries (id, org_id, form_id, destination_id, submission_id, webhook_id, content_type, body,
                                    status, schedule_step, next_attempt_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)
+           ON CONFLICT (destination_id, submission_id) DO NOTHING`,
           nextSqliteId(this.db, 'deliveries'),
           delivery.orgId,
           delivery.formId,

@@ -3,7 +3,11 @@ import { attemptOutcome } from '../domain/attempt-outcome';
 import { selectFairly, type DueCandidate } from '../domain/fair-selection';
 import type { ClaimedDelivery, DeliveryStore } from '../store';
 import type { AttemptDelivery } from './attempt-delivery';
+import { RetryAlarm } from './retry-alarm';
 import { WakeSignal } from './wake-signal';
+
+/** The worker's look when nothing woke it (issue 24: it looked every second, idle or not). */
+export const deliverySafetyPollMs = 10_000;
 
 export interface DeliveryWorkerOptions {
   /** Attempts under way at once in this worker. */
@@ -14,7 +18,11 @@ export interface DeliveryWorkerOptions {
   perOrganization: number;
   /** How long a claim holds a delivery: past it, another worker may take it (this one died). */
   leaseMs: number;
-  /** How often to look for due deliveries when nothing wakes the worker (retries come due this way). */
+  /**
+   * How often to look for due deliveries when nothing wakes the worker: a safety net (default
+   * 10 s) for leases run out and deliveries of replicas gone. New deliveries wake it, and so
+   * does each retry this worker scheduled, when it comes due.
+   */
   pollMs?: number;
   /** Epoch ms (tests move it). */
   now?: () => number;
@@ -29,8 +37,9 @@ export interface DeliveryWorkerOptions {
 /**
  * Takes due deliveries from the store, a batch at a time, chosen fairly (see
  * domain/fair-selection.ts), and attempts each: records the attempt, then schedules the
- * next or finishes. Woken when deliveries are made or an attempt ends; polls as well, for
- * retries coming due and for deliveries another replica made. The schedule lives in the
+ * next or finishes. Woken when deliveries are made, when an attempt ends, and when a retry
+ * it scheduled comes due; a slow poll is only a safety net (leases run out, retries another
+ * process scheduled). The schedule lives in the
  * store, so a restart (or another replica) picks up where this one stopped.
  */
 export class DeliveryWorker {
@@ -45,17 +54,21 @@ export class DeliveryWorker {
    * The last pass claimed every due delivery there was (none held back by a limit, none
    * left past the candidates read). An attempt ending then frees a slot nobody waits for,
    * and wakes no pass: in a steady stream that halves the passes. New deliveries still
-   * wake one, and the poll catches retries coming due and other replicas' work.
+   * wake one, the retry alarm each retry this worker scheduled, and the slow poll other
+   * replicas' work.
    */
   private tookAllDue = false;
+  /** Wakes the worker as each retry it scheduled comes due. */
+  private readonly retries: RetryAlarm;
 
   constructor(
     private readonly store: DeliveryStore,
     private readonly attempt: AttemptDelivery,
     private readonly options: DeliveryWorkerOptions,
   ) {
-    this.pollMs = options.pollMs ?? 1000;
+    this.pollMs = options.pollMs ?? deliverySafetyPollMs;
     this.now = options.now ?? Date.now;
+    this.retries = new RetryAlarm(() => this.signal.wake(), this.now);
     let ready = false;
     this.ready = () => (ready ||= options.ready?.() ?? true);
   }
@@ -74,6 +87,7 @@ export class DeliveryWorker {
   /** Takes no more; waits for the attempts under way (each ends by its timeout). */
   async stop(): Promise<void> {
     this.running = false;
+    this.retries.clear();
     this.signal.wake();
     await this.loop;
     await Promise.allSettled([...this.underWay]);
@@ -142,6 +156,7 @@ export class DeliveryWorker {
       const { result, attempt } = await this.attempt(claimed);
       const outcome = attemptOutcome(result, delivery.scheduleStep + 1, this.now());
       await this.store.recordAttempt({ deliveryId: delivery.id, claimToken: claimed.claimToken }, attempt, outcome);
+      if (outcome.nextAttemptAt !== null && this.running) this.retries.add(outcome.nextAttemptAt);
       const log = outcome.status === 'pending' ? 'info' : outcome.status === 'succeeded' ? 'debug' : 'warn';
       this.options.logger[log](
         { ...fields, status: outcome.status, statusCode: attempt.statusCode, error: attempt.error, durationMs: attempt.durationMs },

@@ -1,5 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { pushCommands, type DispatchPageView, type DispatchView, type OneshotCreatedView } from '@formcast/contracts';
+import { pushCommands, type CreatedDispatchAnswer, type DispatchPageView, type DispatchView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { requireOwnOrganization } from '../http/organization-scope';
 import { pageQuery } from '../http/page-query';
@@ -71,8 +71,9 @@ export function dispatchRoutes({ send, authenticate }: DispatchRouteDeps): Route
   router.get('/api/v2/devices/:deviceRef/dispatches{.:format}', authenticate, listOfDevice);
 
   const create: RequestHandler = async (req, res) => {
-    const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req) });
-    const dispatch = await readDispatch(req, created.id);
+    // The create answers the dispatch's view itself (issue 24); a replay of an Idempotency-Key, or an older push service, does not: read then.
+    const created = await send<CreatedDispatchAnswer>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req), answerWithDispatch: true });
+    const dispatch = created.dispatch ?? (await readDispatch(req, created.id));
     res.status(202);
     sendDispatch(req, res, dispatch, 'wrapped');
   };

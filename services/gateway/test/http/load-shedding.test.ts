@@ -116,3 +116,41 @@ describe('LoadShedder: running late, judged per organization', () => {
     }
   });
 });
+
+describe('LoadShedder, idle', () => {
+  const request = () => {
+    const listeners: Array<() => void> = [];
+    const res = { once: (_event: string, listener: () => void) => listeners.push(listener), setHeader: () => undefined };
+    return { req: { path: '/clients/x/oneshots.json' }, res, close: () => listeners.forEach((listener) => listener()) };
+  };
+
+  it('stops watching the event loop after an interval without requests, and a request wakes it', async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 100, sampleIntervalMs: 50 });
+    try {
+      expect(shedder.watching).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 130));
+      expect(shedder.watching).toBe(false);
+      const { req, res, close } = request();
+      let passed = false;
+      shedder.middleware(req as never, res as never, () => (passed = true));
+      expect(passed).toBe(true);
+      expect(shedder.watching).toBe(true);
+      // Awake while the request is under way, whatever the intervals.
+      await new Promise((resolve) => setTimeout(resolve, 130));
+      expect(shedder.watching).toBe(true);
+      close();
+      // A late loop is still seen after a wake: the block below is read, and sheds.
+      const until = Date.now() + 300;
+      while (Date.now() < until) {
+        // busy
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(shedder.reason()).toBe('event_loop_delay');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(shedder.reason()).toBeNull();
+      expect(shedder.watching).toBe(false);
+    } finally {
+      shedder.stop();
+    }
+  });
+});

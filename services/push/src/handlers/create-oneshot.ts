@@ -1,5 +1,5 @@
 import type { CommandHandler } from '@formcast/bus';
-import { createOneshotPayload, pushEvents, type CreateOneshotInput, type Envelope, type OneshotCreatedView } from '@formcast/contracts';
+import { createOneshotPayload, pushEvents, type CreatedDispatchAnswer, type CreateOneshotInput, type Envelope, type OneshotCreatedView } from '@formcast/contracts';
 import { idempotentInStore, type KeyedAnswer, type KeyRequest } from '@formcast/idempotency';
 import { allInOrder, AppError, parsePayload, requireOrgId } from '@formcast/platform';
 import { approvedDevice } from '../directory-cache/approved-device';
@@ -8,8 +8,8 @@ import { dispatchNamespace } from '../domain/dispatch-namespace';
 import { oneshotEvent, type OneshotEventFactory } from '../domain/oneshot-events';
 import { newOneshot } from '../domain/oneshot-lifecycle';
 import { checkPayload } from '../domain/payload-rules';
-import type { NewOneshot } from '../domain/records';
-import { toCreatedView } from '../domain/views';
+import type { NewOneshot, Oneshot } from '../domain/records';
+import { toCreatedView, toDispatchView } from '../domain/views';
 import { tracedStoreWrite } from '../outbox/traced-store-write';
 import { nowOf, type PushDeps } from './deps';
 
@@ -61,7 +61,7 @@ export const defaultMaxOutstandingPerDevice = 2000;
  */
 async function checkOutstandingCap(deps: PushDeps, orgId: number, deviceId: number, identifier: string): Promise<void> {
   const max = deps.maxOutstandingPerDevice ?? defaultMaxOutstandingPerDevice;
-  const { total } = await deps.store.listDispatches(orgId, deviceId, 0, 1);
+  const total = await deps.store.countOutstanding(orgId, deviceId);
   if (total >= max) {
     throw new AppError(
       'unprocessable',
@@ -81,10 +81,19 @@ export async function createDispatch(
   input: CreateOneshotInput,
   itemCommandId: string,
 ): Promise<OneshotCreatedView> {
+  return toCreatedView(await createDispatchRecord(deps, command, input, itemCommandId));
+}
+
+async function createDispatchRecord(deps: PushDeps, command: Envelope, input: CreateOneshotInput, itemCommandId: string): Promise<Oneshot> {
   const { oneshot, event } = await prepareDispatch(deps, command, input);
   const created = await tracedStoreWrite('create', (carryTrace) => deps.store.create(oneshot, carryTrace(event), itemCommandId));
   deps.eventsWritten();
-  return toCreatedView(created);
+  return created;
+}
+
+/** What the create answers: the created view, with the dispatch's view when the v2/v3 create asks (as `push.dispatch.get` would show it). */
+function createdAnswer(created: Oneshot, input: CreateOneshotInput): CreatedDispatchAnswer {
+  return input.answerWithDispatch ? { ...toCreatedView(created), dispatch: toDispatchView(created) } : toCreatedView(created);
 }
 
 /** `createDispatch` answering once per Idempotency-Key: the key is recorded with the oneshot, in its transaction. */
@@ -93,7 +102,8 @@ async function createDispatchOnce(deps: PushDeps, command: Envelope, input: Crea
   const outcome = await tracedStoreWrite('create', (carryTrace) => deps.store.createKeyed(oneshot, carryTrace(event), { ...key, answer: toCreatedView }));
   if ('found' in outcome) return outcome;
   deps.eventsWritten();
-  return { value: toCreatedView(outcome.created) };
+  // The key keeps the created view alone: a replay answers it, and the gateway reads the dispatch.
+  return { value: createdAnswer(outcome.created, input) };
 }
 
 /**
@@ -106,5 +116,5 @@ export const createOneshot = (deps: PushDeps): CommandHandler =>
     requireOrgId(command);
     const input = parsePayload(createOneshotPayload, command.payload);
     if (key) return createDispatchOnce(deps, command, input, key);
-    return { value: await createDispatch(deps, command, input, command.id) };
+    return { value: createdAnswer(await createDispatchRecord(deps, command, input, command.id), input) };
   });

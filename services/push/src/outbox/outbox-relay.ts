@@ -5,17 +5,23 @@ import { outsideAnyTrace } from '@formcast/tracing';
 import type { PushStore } from '../store/push-store';
 
 export interface OutboxRelayOptions {
-  /** How often to look for events left behind (a crash, a broker outage). */
+  /**
+   * How often to look when nothing woke the relay: a safety net only (every write in this
+   * process wakes it; a start, and a failed publish's retry, look anyway).
+   */
   pollMs?: number;
   batchSize?: number;
   /** Wait after a failed publish before trying again, doubled up to 30 s. */
   retryMs?: number;
 }
 
+/** The relay's look when nothing woke it (issue 24: it looked every second, idle or not). */
+export const outboxSafetyPollMs = 10_000;
+
 /**
  * Publishes what the store's outbox holds, oldest first, and removes each event once the
- * broker confirmed it. Woken after every write; also polls, so events written just before
- * a crash go out after the restart. At-least-once: an event may go out twice if the
+ * broker confirmed it. Woken after every write, and at its start (events written just
+ * before a crash go out after the restart); a slow poll (10 s) is only a safety net. At-least-once: an event may go out twice if the
  * process dies between the confirm and the removal, or when replicas on one store run a
  * relay each and both read it before either removed it; consumers drop duplicates by id.
  */
@@ -36,7 +42,7 @@ export class OutboxRelay {
     private readonly logger: Logger,
     options: OutboxRelayOptions = {},
   ) {
-    this.pollMs = options.pollMs ?? 1000;
+    this.pollMs = options.pollMs ?? outboxSafetyPollMs;
     this.batchSize = options.batchSize ?? 200;
     this.retryMs = options.retryMs ?? 200;
   }

@@ -278,6 +278,11 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     return { total, dispatches: docs.map(dispatchFromDoc) };
   }
 
+  async countOutstanding(orgId: number, deviceId: number): Promise<number> {
+    await this.ready;
+    return this.models.Oneshot.countDocuments({ orgId, deviceId, state: 'outstanding' });
+  }
+
   async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
     if (limit <= 0) return [];
     await this.ready;

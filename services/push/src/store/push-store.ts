@@ -165,6 +165,12 @@ export interface PushStore {
    * no payloads.
    */
   listDispatches(orgId: number, deviceId: number | null, offset: number, limit: number): Promise<DispatchPage>;
+  /**
+   * How many outstanding dispatches a device has, released or not (listDispatches' total):
+   * the create's cap check, which needs no row (issue 24: reading a page as well cost more
+   * than the create's own writes).
+   */
+  countOutstanding(orgId: number, deviceId: number): Promise<number>;
   /** Outstanding, unreleased and scheduled at or before `now`, any organization, earliest first, at most `limit`; no payloads. */
   listDue(now: string, limit: number): Promise<DispatchSummary[]>;
 

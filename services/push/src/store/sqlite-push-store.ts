@@ -239,6 +239,14 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
+  async countOutstanding(orgId: number, deviceId: number): Promise<number> {
+    return this.sql.get<{ total: number }>(
+      `SELECT count(*) AS total FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND device_id = ?`,
+      orgId,
+      deviceId,
+    )!.total;
+  }
+
   async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity, offset = 0): AsyncIterable<OneshotSummary> {
     // Only the listed columns: reading and parsing every payload would double the cost of a long list.
     const where = `org_id = ? AND state = 'outstanding' AND released_at IS NOT NULL AND id > ?`;

@@ -174,3 +174,23 @@ describe('revoke by id', () => {
     await expect(revoke(1, id)).rejects.toMatchObject({ code: 'not_found' });
   });
 });
+
+describe('the v2/v3 create answering the dispatch (answerWithDispatch)', () => {
+  const create = (fields: Record<string, unknown>) =>
+    createOneshot(deps)(
+      command(pushCommands.createOneshot, 1, { deviceRef: van1.identifier, form_namespace: templates[0]!.namespace, payload: { site: 'Depot' }, ...fields }),
+    ) as Promise<{ id: number; dispatch?: DispatchView }>;
+
+  it('answers the view push.dispatch.get shows of the dispatch just created, scheduled or not', async () => {
+    for (const fields of [{}, { scheduled_at: later, location: 'lat=1, long=2', address: 'Depot', geofence_radius: 150.5 }]) {
+      const created = await create({ ...fields, answerWithDispatch: true });
+      expect(created.dispatch).toEqual(await get(1, { dispatchId: created.id }));
+    }
+  });
+
+  it('answers the created view alone when not asked (the oneshot path and bulk items)', async () => {
+    const created = await create({});
+    expect(created).not.toHaveProperty('dispatch');
+    expect(Object.keys(created).sort()).toEqual(['id', 'name', 'namespace']);
+  });
+});

@@ -1221,6 +1221,10 @@ export function describePushStoreContract(
         expect(await store.listDispatches(orgA, deviceX, 1, 1)).toEqual({ total: 3, dispatches: [withoutPayload(second!)] });
         expect(await store.listDispatches(orgA, deviceX, 3, 1)).toEqual({ total: 3, dispatches: [] });
         expect(await store.listDispatches(orgB, deviceY, 0, 100)).toEqual({ total: 0, dispatches: [] });
+        // The create's cap check: the same count, without the page.
+        expect(await store.countOutstanding(orgA, deviceX)).toBe(3);
+        expect(await store.countOutstanding(orgA, deviceY)).toBe(1);
+        expect(await store.countOutstanding(orgB, deviceY)).toBe(0);
       });
 
       it('listDue: the unreleased outstanding ones whose time has come, any organization, earliest first', async () => {

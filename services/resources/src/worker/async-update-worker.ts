@@ -4,10 +4,13 @@ import { checkFile, type FileRules } from '../domain/checked-file';
 import type { Resource } from '../domain/records';
 import type { ResourcePatch, ResourceStore } from '../store/resource-store';
 
+/** The worker's look when nothing woke it (issue 24: it looked every second, idle or not). */
+export const asyncUpdateSafetyPollMs = 10_000;
+
 /**
  * Does v4's queued creates and updates, one at a time, in the order they were queued: woken
- * when one is queued, and looking every `pollMs` for what a killed process left claimed (its
- * lease ended) or queued. A job's change runs under a command id of its own, so a job run
+ * when one is queued, at its start, and looking every `pollMs` (10 s: a safety net) for what
+ * a killed process left claimed (its lease, a minute, ended) or another process queued. A job's change runs under a command id of its own, so a job run
  * again after its worker died changes the resource once. A refusal of the file (AppError)
  * fails the job with its message; anything else (the store not answering) leaves the job to
  * be claimed again when its lease ends.
@@ -25,7 +28,7 @@ export class AsyncUpdateWorker {
   ) {}
 
   start(): void {
-    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 1000);
+    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? asyncUpdateSafetyPollMs);
     this.timer.unref();
     this.wake();
   }
