@@ -9,6 +9,7 @@ import { describeIndexDoc, type Context, type IndexedEndpoint } from './support/
  */
 
 const org = (c: Context) => c.sys.org.orgId;
+const thisMonth = () => `month=${new Date().getUTCMonth() + 1}&year=${new Date().getUTCFullYear()}`;
 const dev = (c: Context) => c.f.device.identifier;
 const get = (label: string, path: (c: Context) => string, status: number | number[] = 200): IndexedEndpoint => ({ label, method: 'GET', path, status });
 
@@ -44,6 +45,13 @@ describeIndexDoc('README.md', {
     get('GET /api/forms/:form_id/device_magic_database.json', (c) => `/api/forms/${c.f.template.id}/device_magic_database.json`),
     get('GET /api/v3/submission_authors.(json|xml)', () => '/api/v3/submission_authors.json'),
     get('GET /api/v3/submissions/:user_id (the submission\'s id: submission.md)', (c) => `/api/v3/submissions/${c.submissionId}`),
+    // Report (report.md; the index's path beside v3's)
+    get('GET /api/performance_metric_report', () => `/api/performance_metric_report?${thisMonth()}`),
+    get('GET /api/v3/reports/performance_metric_report', () => `/api/v3/reports/performance_metric_report?${thisMonth()}`),
+    // Submission images (submission_image.md; v3/birt_service.md): an image never uploaded is 404, no uuid is 400
+    get('GET /api/v3/devices/:device_identifier/submission_images/:image_identifier/get_md5 (never uploaded: 404)', (c) => `/api/v3/devices/${dev(c)}/submission_images/never-uploaded/get_md5`, 404),
+    get('GET /api/v3/download_submission_image (no uuid: 400)', () => '/api/v3/download_submission_image', 400),
+    get('GET /api/v3/download_submission_image?uuid= (unknown: 404)', () => '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 404),
   ],
   writes: [
     { label: 'POST /api/forms/:form_id/destinations.json (empty body: 400)', method: 'POST', path: (c) => `/api/forms/${c.f.formId}/destinations.json`, body: () => ({}), status: 400 },
@@ -64,6 +72,7 @@ describeIndexDoc('README.md', {
     { label: 'POST /api/v3/resources (empty body: 400)', method: 'POST', path: () => '/api/v3/resources', body: () => ({}), status: 400 },
     { label: 'PUT /api/v3/resources/:resource_id (empty body: 400)', method: 'PUT', path: (c) => `/api/v3/resources/${c.f.resourceId}`, body: () => ({}), status: 400 },
     { label: 'POST /api/v3/devices/:device_identifier/submissions.json (empty body: 400)', method: 'POST', path: (c) => `/api/v3/devices/${dev(c)}/submissions.json`, body: () => ({}), status: 400 },
+    { label: 'POST /api/v3/devices/:device_identifier/submissions_image (no image: 400)', method: 'POST', path: (c) => `/api/v3/devices/${dev(c)}/submissions_image?image_identifier=readme&submission_identifer=readme`, status: 400 },
     { label: 'POST /api/v3/users/:user/submissions.json: no web users, 404', method: 'POST', path: () => '/api/v3/users/1/submissions.json', body: () => ({}), status: 404 },
     // Deletes, last.
     { label: 'DELETE /api/forms/:form_id/destinations/:destination_id.json', method: 'DELETE', path: (c) => `/api/forms/${c.f.formId}/destinations/${c.f.destinationId}.json`, status: 200 },
@@ -74,10 +83,5 @@ describeIndexDoc('README.md', {
     { label: 'DELETE /api/organizations/[org_id]/devices/:device_id', method: 'DELETE', path: (c) => `/api/organizations/${org(c)}/devices/${c.pendingId}`, status: 200 },
     { label: 'DELETE /api/resources/:resource_id', method: 'DELETE', path: (c) => `/api/resources/${c.f.resourceId}`, status: 200 },
     { label: 'DELETE /organizations/:organization_id/forms/:form_id', method: 'DELETE', path: (c) => `/organizations/${org(c)}/forms/${c.f.formId}`, status: 200 },
-  ],
-  elsewhere: [
-    'GET /api/performance_metric_report (report.md): the reports are built on branch compat-c',
-    'POST /api/v3/devices/:device_identifier/submissions_image and GET …/submission_images/:image_identifier/get_md5 (submission_image.md): built on branch compat-c',
-    'GET /api/v3/download_submission_image (v3/birt_service.md, the "API V3" README): not built',
   ],
 });

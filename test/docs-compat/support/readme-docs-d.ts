@@ -37,8 +37,6 @@ export interface IndexedEndpoint {
 export interface IndexedEndpoints {
   reads: IndexedEndpoint[];
   writes: IndexedEndpoint[];
-  /** Listed, served by work on another branch (named): not sent here yet. */
-  elsewhere?: string[];
 }
 
 const codes = [200, 201, 202, 204, 304, 400, 401, 403, 404, 422, 500];
@@ -112,6 +110,5 @@ export function describeIndexDoc(docFile: string, endpoints: IndexedEndpoints): 
       for (const endpoint of endpoints.writes) await expectServed(endpoint);
     });
 
-    for (const label of endpoints.elsewhere ?? []) it.todo(label);
   });
 }
