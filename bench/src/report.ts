@@ -25,7 +25,9 @@ export interface ProcessMemory {
   loadPhase: string;
   /** Peak RSS during the 10 MB upload (S4), for the processes it reaches. */
   uploadPeakMb?: number;
-  pass: boolean;
+  /** Against A1's peak in the same run (issue 23); empty, and no verdict, for anchors and helpers. */
+  target: string;
+  pass?: boolean;
 }
 
 /** A process's CPU with nothing to do (issue 24). */
@@ -66,7 +68,7 @@ export function renderMarkdown(report: Report): string {
   lines.push('|---|--:|--:|--:|---|---|');
   for (const p of report.memory) {
     lines.push(
-      `| ${p.name} | ${number(p.idleMb)} | ${number(p.loadPeakMb)} (${p.loadPhase}) | ${number(p.uploadPeakMb)} | < 150 MB | ${verdict(p.pass)} |`,
+      `| ${p.name} | ${number(p.idleMb)} | ${number(p.loadPeakMb)} (${p.loadPhase}) | ${number(p.uploadPeakMb)} | ${p.target} | ${verdict(p.pass)} |`,
     );
   }
   if (report.idle && report.idle.length > 0) {

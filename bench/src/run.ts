@@ -63,7 +63,19 @@ class MemoryWatch {
     return result;
   }
 
+  /**
+   * Issue 23: each process's peak RSS against A1's (a bare express app's) in the same run:
+   * embedded ≤ 1.3× it, each distributed service ≤ 1.0× it; anchors and bench helpers have no target.
+   */
   report(): ProcessMemory[] {
+    const anchorPeak = (child: Child | undefined) => Math.max(0, ...(child ? [...(this.peaks.get(child)?.values() ?? [])] : []));
+    const a1Mb = mb(anchorPeak(this.processes.find((child) => child.name === 'anchor-a1')));
+    const limitOf = (name: string): number | undefined => {
+      if (a1Mb === 0) return undefined;
+      if (name.startsWith('embedded')) return targets.rssRatioToA1.embedded;
+      if (name.startsWith('distributed-')) return targets.rssRatioToA1.service;
+      return undefined;
+    };
     return this.processes.map((child) => {
       const idle = this.idle.get(child) ?? 0;
       const phases = this.peaks.get(child) ?? new Map<string, number>();
@@ -78,7 +90,11 @@ class MemoryWatch {
         loadPeakMb: mb(load),
         loadPhase,
         uploadPeakMb: phases.size > 0 && [...phases.keys()].some((phase) => phase.startsWith('S4')) ? mb(upload) : undefined,
-        pass: mb(peak) < targets.rssMb,
+        ...(() => {
+          const ratio = limitOf(child.name);
+          if (ratio === undefined) return { target: '' };
+          return { target: `≤ ${ratio}× A1's ${a1Mb} MB (${(mb(peak) / a1Mb).toFixed(2)}×)`, pass: mb(peak) <= ratio * a1Mb };
+        })(),
       };
     });
   }
