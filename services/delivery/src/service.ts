@@ -82,7 +82,7 @@ export async function startDelivery(
   const sqliteFile = settings.MONGO_URL ? undefined : join(settings.DATA_DIR, 'delivery.sqlite');
   const store = await openDeliveryStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'delivery.sqlite') }, cipher);
   try {
-    const sealed = await store.sealSecrets();
+    const sealed = await store.destinations.sealSecrets();
     if (sealed > 0) log.info({ destinations: sealed, keyId: cipher.currentKeyId }, 'sealed signing secrets with the current key');
   } catch (error) {
     await store.close();

@@ -55,7 +55,7 @@ export class RetentionSweep {
     const endedBefore = this.now() - this.options.retentionMs;
     let removed = 0;
     for (;;) {
-      const batch = await this.store.sweepEnded(endedBefore, this.batchSize);
+      const batch = await this.store.queue.sweepEnded(endedBefore, this.batchSize);
       removed += batch;
       if (batch < this.batchSize || this.stopped) break;
       await new Promise((resolve) => setImmediate(resolve));
