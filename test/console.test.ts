@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@formcast/testing';
 import { ensureConsoleBuilt, launchChromium, openPage, saveScreenshot } from './support/console-browser';
 import { enrollDevice, type TestOrganization } from './support/fixtures';
+import { httpDestinationBody, makeDestination } from './support/delivery-fixtures';
 import { createTemplate, type TestTemplate } from './support/push-fixtures';
 import { consoleStatic } from '../services/gateway/src/http/console-static';
 import { useSystem } from './support/use-system';
@@ -279,11 +280,7 @@ describe('The console, /console, in a real browser (embedded)', () => {
     try {
       const form: TestTemplate = await createTemplate(sys.api, sys.org, { type: 'root', title: 'Meter reading', children: [{ identifier: 'reading', title: 'Reading', type: 'integer' }] });
       const uri = receiver.script('/hook', answers.status(500, 'database down'));
-      const destination = await sys.api.post(`/api/forms/${form.id}/destinations.json`, {
-        token: sys.org.token,
-        json: { destination: { description: 'Billing CRM', format_selection: 'json_format', transport_selection: 'http_transport' }, json_format: {}, http_transport: { uri } },
-      });
-      expect(destination.status).toBe(201);
+      const destination = await makeDestination(sys.api, sys.org, form.id, httpDestinationBody(uri, { description: 'Billing CRM' }));
       const device = await enrollDevice(sys.api, sys.org, { identifier: 'Android_console_meter' });
       const submitted = await sys.api.post(`/device/forms/${form.id}/submissions`, { bearer: device.secret, json: { answers: { reading: '42' } } });
       expect(submitted.status).toBe(201);
@@ -292,7 +289,7 @@ describe('The console, /console, in a real browser (embedded)', () => {
 
       const { page, context } = await signedIn();
       await goTo(page, 'Destinations', 'Destinations');
-      const card = page.locator(`li[data-destination="${destination.json().destination.id}"]`);
+      const card = page.locator(`li[data-destination="${destination.id}"]`);
       await card.getByText('Failing: answered 500').waitFor();
       expect(await card.getAttribute('class')).toContain('destination-failing');
       const attempts = card.locator('ol.attempts li');

@@ -9,7 +9,8 @@ import { waitFor } from '@formcast/testing';
 import { jpegImage } from './fixtures/resource-files';
 import { jpegPicture } from './fixtures/pictures';
 import { enrollDevice, type TestDevice } from './support/fixtures';
-import { createTemplate, pushJson, type TestTemplate } from './support/push-fixtures';
+import { deliveryLog, makeDestination, submitThroughPush } from './support/delivery-fixtures';
+import { createTemplate, type TestTemplate } from './support/push-fixtures';
 import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startSystem, systemModes } from './support/start-system';
 import { useStartedSystem } from './support/use-system';
@@ -106,9 +107,8 @@ describe.each(systemModes)('Documents: images, HTTP, every parameter (%s)', (mod
   const to = (name: string) => `${name}-${mode}@example.test`;
 
   async function destination(name: string, body: object): Promise<void> {
-    const res = await sys.api.post(`/api/forms/${form.id}/destinations.json`, { token: sys.org.token, json: body });
-    if (res.status !== 201) throw new Error(`creating ${name} answered ${res.status}: ${res.text}`);
-    made[name] = { id: res.json().destination.id, secret: res.json().destination.secret };
+    const { id, secret } = await makeDestination(sys.api, sys.org, form.id, body);
+    made[name] = { id, secret };
   }
 
   const email = (format: string, transport: object, formatParameters?: object) => ({
@@ -141,11 +141,7 @@ describe.each(systemModes)('Documents: images, HTTP, every parameter (%s)', (mod
     await destination('startTls', email('text_format', { to_addresses: to('starttls'), via_custom_smtp: true, smtp_address: '127.0.0.1', smtp_port: sink.port, encryption: 2 }));
     await destination('plainSmtp', email('text_format', { to_addresses: to('plainsmtp'), via_custom_smtp: true, smtp_address: '127.0.0.1', smtp_port: sink.port, encryption: 0 }));
 
-    const pushed = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: form.namespace, payload: {} });
-    if (pushed.status !== 202) throw new Error(`pushing answered ${pushed.status}: ${pushed.text}`);
-    const sent = Object.fromEntries(Object.entries(answers()).map(([question, value]) => [question, { value }]));
-    const res = await sys.api.post(`/device/oneshots/${pushed.json().oneshot_list[0].id}/submission`, { bearer: device.secret, json: { answers: sent } });
-    if (res.status !== 201) throw new Error(`submitting answered ${res.status}: ${res.text}`);
+    await submitThroughPush(sys.api, sys.org, device, form.namespace, answers());
   });
   afterAll(async () => {
     await sink?.close();
@@ -155,8 +151,7 @@ describe.each(systemModes)('Documents: images, HTTP, every parameter (%s)', (mod
   async function deliveryOf(name: string, done: (delivery: DeliveryView) => boolean = (d) => d.status !== 'pending'): Promise<DeliveryView> {
     return waitFor(
       async () => {
-        const res = await sys.api.get(`/api/forms/${form.id}/destinations/${made[name]!.id}/deliveries.json`, { token: sys.org.token });
-        const [delivery] = res.json().deliveries as DeliveryView[];
+        const [delivery] = await deliveryLog(sys.api, sys.org, form.id, made[name]!.id);
         return delivery && done(delivery) ? delivery : undefined;
       },
       { intervalMs: 100, timeoutMs: 30_000, description: `the delivery to ${name}` },

@@ -6,7 +6,8 @@ import PizZip from 'pizzip';
 import type { DeliveryView } from '@formcast/contracts';
 import { waitFor } from '@formcast/testing';
 import { createOrganization, enrollDevice, type TestDevice } from './support/fixtures';
-import { createTemplate, pushJson, type TestTemplate } from './support/push-fixtures';
+import { deliveryLog, makeDestination, submitThroughPush } from './support/delivery-fixtures';
+import { createTemplate, type TestTemplate } from './support/push-fixtures';
 import { SmtpSink, type ReceivedMail } from './support/smtp-sink';
 import { startSystem, systemModes } from './support/start-system';
 import { useStartedSystem } from './support/use-system';
@@ -73,24 +74,16 @@ describe.each(systemModes)('Documents by email (%s)', (mode) => {
   }
 
   async function destination(body: object): Promise<{ id: number; view: Record<string, unknown> }> {
-    const res = await createDestination(body);
-    if (res.status !== 201) throw new Error(`creating a destination answered ${res.status}: ${res.text}`);
-    return { id: res.json().destination.id, view: res.json().destination };
+    const { id, view } = await makeDestination(sys.api, sys.org, form.id, body);
+    return { id, view };
   }
 
-  async function submit(values: object = answers): Promise<void> {
-    const pushed = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: form.namespace, payload: {} });
-    if (pushed.status !== 202) throw new Error(`pushing answered ${pushed.status}: ${pushed.text}`);
-    const { id } = pushed.json().oneshot_list[0];
-    const sent = Object.fromEntries(Object.entries(values).map(([question, value]) => [question, { value }]));
-    const res = await sys.api.post(`/device/oneshots/${id}/submission`, { bearer: device.secret, json: { answers: sent } });
-    if (res.status !== 201) throw new Error(`submitting answered ${res.status}: ${res.text}`);
+  function submit(values: Record<string, unknown> = answers): Promise<void> {
+    return submitThroughPush(sys.api, sys.org, device, form.namespace, values);
   }
 
-  async function deliveries(destinationId: number): Promise<DeliveryView[]> {
-    const res = await sys.api.get(`/api/forms/${form.id}/destinations/${destinationId}/deliveries.json`, { token: sys.org.token });
-    if (res.status !== 200) throw new Error(`the delivery log answered ${res.status}: ${res.text}`);
-    return res.json().deliveries;
+  function deliveries(destinationId: number): Promise<DeliveryView[]> {
+    return deliveryLog(sys.api, sys.org, form.id, destinationId);
   }
 
   function waitForDelivery(destinationId: number, done: (delivery: DeliveryView) => boolean, options: { timeoutMs: number; intervalMs?: number } = { timeoutMs: 15_000 }) {

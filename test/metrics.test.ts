@@ -4,6 +4,7 @@ import { configureMetrics, parseExposition, renderMetrics, sampleValue, type Sam
 import { waitFor } from '@formcast/testing';
 import type { ApiClient } from './support/api-client';
 import { enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
+import { httpDestinationBody, makeDestination, submitThroughPush } from './support/delivery-fixtures';
 import { pushJson } from './support/push-fixtures';
 import { processNameOf, startDistributed } from './support/start-distributed';
 import { startSystem, systemModes, type RunningSystem, type SystemMode } from './support/start-system';
@@ -134,21 +135,10 @@ describe.each(systemModes)('Prometheus metrics (%s)', (mode) => {
     const receiver = await WebhookReceiver.start();
     try {
       const hook = `/hooks/metrics-${mode}`;
-      const destination = await sys.api.post(`/api/forms/${sys.template.id}/destinations.json`, {
-        token: sys.org.token,
-        json: {
-          destination: { description: 'metered', format_selection: 'json_format', transport_selection: 'http_transport' },
-          json_format: {},
-          http_transport: { uri: receiver.url(hook) },
-        },
-      });
-      expect(destination.status).toBe(201);
+      await makeDestination(sys.api, sys.org, sys.template.id, httpDestinationBody(receiver.url(hook), { description: 'metered' }));
       const device = await enrollDevice(sys.api, sys.org);
       const before = await system().scrape('delivery');
-      const pushed = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, payload: {} });
-      const oneshot = pushed.json().oneshot_list[0].id as number;
-      const submitted = await sys.api.post(`/device/oneshots/${oneshot}/submission`, { bearer: device.secret, json: { answers: { notes: { value: 'fine' } } } });
-      expect(submitted.status).toBe(201);
+      await submitThroughPush(sys.api, sys.org, device, sys.template.namespace, { notes: 'fine' });
 
       await waitFor(() => receiver.received(hook).length === 1, { description: 'the webhook' });
       const attempt = { transport: 'http_transport', outcome: 'delivered' };

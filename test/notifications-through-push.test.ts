@@ -1,6 +1,7 @@
 import { startDirectoryService } from '@formcast/directory';
 import { startPushService } from '@formcast/push';
 import { uniqueName, waitFor } from '@formcast/testing';
+import { enrollDevice } from './support/fixtures';
 import { notifierWithStandIn, testRedisUrl } from './support/notifier-with-stand-in';
 import { pushJson } from './support/push-fixtures';
 import { systemModes } from './support/start-system';
@@ -20,13 +21,7 @@ describe.each(systemModes)('Badges and notifications follow the push API end to 
   // After the system has stopped (afterAll hooks run in the order they are declared).
   afterAll(() => notifier.cleanUp());
 
-  async function enroll(pushToken: string | null) {
-    const identifier = uniqueName('Android_e2e').replace(/[^A-Za-z0-9_.:-]/g, '');
-    const res = await sys.api.post('/devices/enroll', { json: { enrollment_code: sys.org.enrollmentCode, identifier, push_token: pushToken } });
-    const { device, device_secret } = res.json();
-    await sys.api.post(`/organizations/${sys.org.orgId}/devices/${device.id}/approve`, { token: sys.org.token });
-    return { id: device.id as number, identifier, secret: device_secret as string };
-  }
+  const enroll = (pushToken: string | null) => enrollDevice(sys.api, sys.org, { pushToken });
 
   const badge = async (identifier: string) => (await sys.api.get(`/clients/${identifier}/badge.json`, { token: sys.org.token })).json().badge as number;
   const lastBadgeSentTo = (token: string) => {

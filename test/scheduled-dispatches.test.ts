@@ -1,6 +1,7 @@
 import { startDirectoryService } from '@formcast/directory';
 import { pushServiceStarter, startPushService } from '@formcast/push';
 import { uniqueName, waitFor } from '@formcast/testing';
+import { enrollDevice } from './support/fixtures';
 import { notifierWithStandIn, testRedisUrl } from './support/notifier-with-stand-in';
 import { pushJson } from './support/push-fixtures';
 import { sideBySide } from './support/side-by-side';
@@ -30,13 +31,7 @@ describe.each(systemModes)('Scheduled dispatches end to end (%s)', (mode) => {
   });
   afterAll(() => notifier.cleanUp());
 
-  async function enroll(pushToken: string) {
-    const identifier = uniqueName('Android_sched').replace(/[^A-Za-z0-9_.:-]/g, '');
-    const res = await sys.api.post('/devices/enroll', { json: { enrollment_code: sys.org.enrollmentCode, identifier, push_token: pushToken } });
-    const { device, device_secret } = res.json();
-    await sys.api.post(`/organizations/${sys.org.orgId}/devices/${device.id}/approve`, { token: sys.org.token });
-    return { id: device.id as number, identifier, secret: device_secret as string };
-  }
+  const enroll = (pushToken: string) => enrollDevice(sys.api, sys.org, { pushToken });
 
   const badge = async (identifier: string) => (await sys.api.get(`/clients/${identifier}/badge.json`, { token: sys.org.token })).json().badge as number;
   const alertsTitled = (token: string, title: string) => notifier.standIn().messagesTo(token).filter((m) => m.notification?.title === title);

@@ -13,6 +13,7 @@ import type { ServiceStarter } from '@formcast/platform';
 import { uniqueName, waitFor } from '@formcast/testing';
 import type { ApiClient } from './support/api-client';
 import { createOrganization, enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
+import { deliveryLog, httpDestinationBody, makeDestination, submitThroughPush } from './support/delivery-fixtures';
 import { createTemplate, pushJson, type TestTemplate } from './support/push-fixtures';
 import { ensureBuilt, processNameOf, startDistributed } from './support/start-distributed';
 import { amqpUrl, startSystem, systemModes, type RunningSystem, type SystemMode } from './support/start-system';
@@ -62,33 +63,17 @@ describe.each(systemModes)('Submissions reach their destinations (%s)', (mode) =
   const newPath = () => `/hooks/${mode}/${(paths += 1)}`;
 
   async function httpDestination(form: TestTemplate, uri: string, format: 'json_format' | 'xml_format' = 'json_format'): Promise<Destination> {
-    const res = await sys.api.post(`/api/forms/${form.id}/destinations.json`, {
-      token: sys.org.token,
-      json: {
-        destination: { description: `to ${uri}`, format_selection: format, transport_selection: 'http_transport' },
-        [format]: {},
-        http_transport: { uri, headers: { 'X-Api-Key': 'k-123' } },
-      },
-    });
-    if (res.status !== 201) throw new Error(`creating a destination answered ${res.status}: ${res.text}`);
-    const { destination } = res.json();
-    return { id: destination.id, formId: form.id, secret: destination.secret };
+    const { id, secret } = await makeDestination(sys.api, sys.org, form.id, httpDestinationBody(uri, { format, headers: { 'X-Api-Key': 'k-123' } }));
+    return { id, formId: form.id, secret };
   }
 
   /** Pushes `form` to the device and submits it with these answers, as the device app does. */
-  async function submit(form: TestTemplate, values: Record<string, string>, by: TestDevice = device): Promise<void> {
-    const pushed = await pushJson(sys.api, sys.org, by.identifier, { form_namespace: form.namespace, payload: {} });
-    if (pushed.status !== 202) throw new Error(`pushing answered ${pushed.status}: ${pushed.text}`);
-    const { id } = pushed.json().oneshot_list[0];
-    const answersSent = Object.fromEntries(Object.entries(values).map(([question, value]) => [question, { value }]));
-    const res = await sys.api.post(`/device/oneshots/${id}/submission`, { bearer: by.secret, json: { answers: answersSent } });
-    if (res.status !== 201) throw new Error(`submitting answered ${res.status}: ${res.text}`);
+  function submit(form: TestTemplate, values: Record<string, string>, by: TestDevice = device): Promise<void> {
+    return submitThroughPush(sys.api, sys.org, by, form.namespace, values);
   }
 
-  async function deliveries(destination: Destination): Promise<DeliveryView[]> {
-    const res = await sys.api.get(`/api/forms/${destination.formId}/destinations/${destination.id}/deliveries.json`, { token: sys.org.token });
-    if (res.status !== 200) throw new Error(`the delivery log answered ${res.status}: ${res.text}`);
-    return res.json().deliveries;
+  function deliveries(destination: Destination): Promise<DeliveryView[]> {
+    return deliveryLog(sys.api, sys.org, destination.formId, destination.id);
   }
 
   /** The destination's only delivery, once `done` says it has come far enough. */

@@ -3,6 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { waitFor } from '@formcast/testing';
 import type { ApiResponse } from './support/api-client';
 import { enrollDevice, type TestDevice, type TestOrganization } from './support/fixtures';
+import { httpDestinationBody, makeDestination } from './support/delivery-fixtures';
 import { createTemplate, inspectionForm, pushJson, type TestTemplate } from './support/push-fixtures';
 import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
@@ -230,15 +231,7 @@ describe.each(systemModes)('A submission as XML: GET /api/v3/submissions/<id> (%
     /** A form of its own with an xml_format destination at `path`: every submission of it arrives there. */
     async function formDeliveredTo(path: string): Promise<TestTemplate> {
       const form = await createTemplate(sys.api, sys.org, { ...specialForm, title: `${specialForm.title} ${path}` });
-      const res = await sys.api.post(`/api/forms/${form.id}/destinations.json`, {
-        token: sys.org.token,
-        json: {
-          destination: { description: 'instance', format_selection: 'xml_format', transport_selection: 'http_transport' },
-          xml_format: {},
-          http_transport: { uri: receiver.url(path) },
-        },
-      });
-      expect(res.status).toBe(201);
+      await makeDestination(sys.api, sys.org, form.id, httpDestinationBody(receiver.url(path), { format: 'xml_format', description: 'instance' }));
       return form;
     }
 

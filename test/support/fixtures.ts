@@ -22,16 +22,16 @@ export interface TestDevice {
   secret: string;
 }
 
-/** Enrolls a device and, unless told otherwise, approves it. */
+/** Enrolls a device (without a push token unless given) and, unless told otherwise, approves it. */
 export async function enrollDevice(
   api: ApiClient,
   org: TestOrganization,
-  options: { identifier?: string; owner?: string; approve?: boolean } = {},
+  options: { identifier?: string; owner?: string; approve?: boolean; pushToken?: string | null } = {},
 ): Promise<TestDevice> {
   counter += 1;
   const identifier = options.identifier ?? `Android_${process.pid}-${Date.now()}-${counter}`;
   const res = await api.post('/devices/enroll', {
-    json: { enrollment_code: org.enrollmentCode, identifier, owner: options.owner ?? 'Field Tech', description: '', push_token: null },
+    json: { enrollment_code: org.enrollmentCode, identifier, owner: options.owner ?? 'Field Tech', description: '', push_token: options.pushToken ?? null },
   });
   if (res.status !== 201) throw new Error(`enrolling answered ${res.status}: ${res.text}`);
   const body = res.json();

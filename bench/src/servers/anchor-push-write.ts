@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { openAnchorDatabase } from './anchor-sqlite-file';
+import { stopOnSigterm } from './stop-signals';
 
 /**
  * A4: the irreducible work of an embedded push (S1). Express, the same JSON body parse, one
@@ -49,6 +50,4 @@ app.post('/clients/:device/oneshots{.:format}', (req, res) => {
 const server = app.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: true, port: (server.address() as AddressInfo).port });
 });
-process.once('SIGTERM', () => server.close(() => process.exit(0)));
-// Orphaned (the bench process died): stop as on SIGTERM.
-process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+stopOnSigterm((closed) => server.close(closed));

@@ -2,6 +2,7 @@ import { Agent, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { openAnchorDatabase } from './anchor-sqlite-file';
+import { stopOnSigterm } from './stop-signals';
 
 /**
  * A6: the irreducible work of a submission delivered to a webhook (S6). An A1-style receive
@@ -68,9 +69,7 @@ app.post('/device/forms/:form/submissions', (req, res) => {
 const server = app.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: true, port: (server.address() as AddressInfo).port });
 });
-process.once('SIGTERM', () => {
+stopOnSigterm((closed) => {
   agent.destroy();
-  server.close(() => process.exit(0));
+  server.close(closed);
 });
-// Orphaned (the bench process died): stop as on SIGTERM.
-process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { countOtlpSpans } from './otlp-span-count';
+import { stopOnSigterm } from './stop-signals';
 
 /**
  * S1T/S2T's trace collector, in a process of its own (its work is not the bench driver's): an
@@ -53,12 +54,10 @@ const server = createServer((req, res) => {
 process.on('message', (message: { count?: boolean }) => {
   if (message.count) process.send?.({ counts });
 });
-process.once('SIGTERM', () => {
+stopOnSigterm((closed) => {
   server.closeAllConnections();
-  server.close(() => process.exit(0));
+  server.close(closed);
 });
-// Orphaned (the bench process died): stop as on SIGTERM.
-process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: true, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });

@@ -1,15 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { Arrivals } from './arrivals';
+import { stopOnSigterm } from './stop-signals';
 
 /**
  * S9's mailbox, in a process of its own: a real SMTP server (smtp-server) taking every
  * message, noting when the first message of each tag came (epoch ms to the microsecond, as
  * the webhook receiver does). The tag is the message's Subject (S9's destinations use
  * `subject_template: "{{ <tag question> }}"`); a message without a PDF attachment is refused (554).
- * IPC: the webhook receiver's ({ready, port}; count, arrivals, sample, clear).
+ * IPC: reports `{ready, port}`; answers as Arrivals says (count, arrivals, sample, clear).
  */
-const arrivals = new Map<string, number>();
-let sample: string | null = null;
+const arrivals = new Arrivals();
 
 const server = new SMTPServer({
   authOptional: true,
@@ -24,26 +25,14 @@ const server = new SMTPServer({
       const raw = Buffer.concat(chunks).toString('latin1');
       const tag = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim();
       if (!tag || !/Content-Type: application\/pdf/i.test(raw)) return callback(Object.assign(new Error('no tagged PDF'), { responseCode: 554 }));
-      if (!arrivals.has(tag)) arrivals.set(tag, at);
-      sample ??= raw.slice(0, 2000);
+      arrivals.note(tag, at, () => raw.slice(0, 2000));
       callback(null, 'OK: queued');
     });
   },
 });
 
-const tagged = (prefix: string) => [...arrivals].filter(([tag]) => tag.startsWith(prefix));
-
-process.on('message', (message: { count?: string; arrivals?: string; sample?: boolean; clear?: boolean }) => {
-  if (message.clear) {
-    arrivals.clear();
-    process.send?.({ cleared: true });
-  }
-  if (message.count !== undefined) process.send?.({ counted: tagged(message.count).length });
-  if (message.arrivals !== undefined) process.send?.({ arrivals: tagged(message.arrivals) });
-  if (message.sample) process.send?.({ sample });
-});
-process.once('SIGTERM', () => server.close(() => process.exit(0)));
-process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+arrivals.answerOverIpc();
+stopOnSigterm((closed) => server.close(closed));
 
 server.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: true, port: (server.server.address() as AddressInfo).port });

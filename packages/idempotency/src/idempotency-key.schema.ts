@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 
 /** An idempotency key of an organization, in the owning service's database. */
 export interface IdempotencyKeyDoc {
@@ -17,13 +17,13 @@ export interface IdempotencyKeyDoc {
 
 export const idempotencyKeySchema = new Schema<IdempotencyKeyDoc>(
   {
-    orgId: { type: Number, required: true },
-    key: { type: String, required: true },
-    fingerprint: { type: String, required: true },
-    commandId: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    claimedAt: { type: Date, required: true },
-    expiresAt: { type: Date, required: true },
+    orgId: requiredField(Number),
+    key: requiredField(String),
+    fingerprint: requiredField(String),
+    commandId: requiredField(String),
+    createdAt: requiredField(Date),
+    claimedAt: requiredField(Date),
+    expiresAt: requiredField(Date),
     reply: { type: String, default: null },
   },
   { versionKey: false },

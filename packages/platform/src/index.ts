@@ -7,3 +7,4 @@ export * from './secrets';
 export * from './running-service';
 export * from './heap-growth';
 export * from './all-in-order';
+export * from './repeating-task';

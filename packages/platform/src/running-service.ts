@@ -10,6 +10,17 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** A running service whose `stop` runs `stopInOrder` one after the other (each awaited), in the order given. */
+export function runningService(name: string, ping: () => Promise<void>, stopInOrder: Array<() => Promise<void>>): RunningService {
+  return {
+    name,
+    ping,
+    stop: async () => {
+      for (const stop of stopInOrder) await stop();
+    },
+  };
+}
+
 /**
  * Starts a service on a bus its caller created and will start: registers its handlers and
  * subscriptions, opens its stores from the settings (MongoDB when MONGO_URL is set, else

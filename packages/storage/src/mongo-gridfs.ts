@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { mongo } from 'mongoose';
 
 /**
  * Writes `bytes` as the stream's last write and settles once the stream has finished: it
@@ -19,4 +20,57 @@ export function endWritable(stream: Writable, bytes: Uint8Array): Promise<void> 
       else resolve();
     });
   });
+}
+
+/**
+ * Stores `bytes` as a file of the bucket named `name`, with `metadata`, and answers its id. A
+ * failed upload (a chunk or the files document not inserted: see endWritable) rejects and
+ * leaves no file behind.
+ */
+export async function uploadGridFsFile(bucket: mongo.GridFSBucket, name: string, bytes: Uint8Array, metadata: Record<string, unknown>): Promise<mongo.ObjectId> {
+  const upload = bucket.openUploadStream(name, { metadata });
+  try {
+    await endWritable(upload, bytes);
+  } catch (error) {
+    await deleteGridFsFile(bucket, upload.id).catch(() => undefined);
+    throw error;
+  }
+  return upload.id;
+}
+
+/**
+ * The file's bytes, or null when it no longer exists whole: deleted (not found), or deleted
+ * while it was read (a chunk missing, or fewer bytes than `size`: GridFS ends the read
+ * quietly where the chunks end).
+ */
+export async function downloadGridFsFile(bucket: mongo.GridFSBucket, fileId: mongo.ObjectId, size: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of bucket.openDownloadStream(fileId)) chunks.push(chunk as Buffer);
+  } catch (error) {
+    if (isFileNotFound(error) || isChunkMissing(error)) return null;
+    throw error;
+  }
+  const bytes = Buffer.concat(chunks);
+  return bytes.length === size ? bytes : null;
+}
+
+/** Deletes a file of the bucket; one already gone is fine. */
+export async function deleteGridFsFile(bucket: mongo.GridFSBucket, fileId: mongo.ObjectId): Promise<void> {
+  try {
+    await bucket.delete(fileId);
+  } catch (error) {
+    if (!isFileNotFound(error)) throw error;
+  }
+}
+
+/** The driver's MongoGridFSChunkError for a chunk missing: the file was deleted while it was read. */
+function isChunkMissing(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.startsWith('ChunkIsMissing');
+}
+
+function isFileNotFound(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /file ?not ?found/i.test(message);
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Connection } from 'mongoose';
 import { connectMongo } from './mongo';
 
@@ -26,6 +27,11 @@ export interface StoreAdapters<S> {
    * `.js` extension, which jest (running the `.ts` sources) cannot resolve.
    */
   mongo(connection: Connection): S;
+}
+
+/** A store's settings from the process's: MongoDB at MONGO_URL when set, else SQLite in `<DATA_DIR>/<name>.sqlite`. */
+export function storeSettingsOf(settings: { MONGO_URL?: string | undefined; DATA_DIR: string }, name: string): StoreSettings {
+  return { mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, `${name}.sqlite`) };
 }
 
 /** The adapter the settings ask for, connected and with its schema in place. */

@@ -1,5 +1,6 @@
-import { Writable } from 'node:stream';
-import { endWritable } from '../src';
+import { Readable, Writable } from 'node:stream';
+import type { mongo } from 'mongoose';
+import { deleteGridFsFile, downloadGridFsFile, endWritable, uploadGridFsFile } from '../src';
 
 /** A real Writable that keeps what it is given and fails where it is told to. */
 function writable(fail: { onWrite?: Error; onFinal?: Error; finalDelayMs?: number } = {}) {
@@ -52,5 +53,83 @@ describe('endWritable (the GridFS upload of a resource)', () => {
       stream.end(Buffer.from('x'), () => resolve('resolved'));
     });
     await expect(naive).resolves.toBe('resolved');
+  });
+});
+
+/**
+ * A GridFS bucket in memory (no MongoDB here), answering as the driver does: uploads through
+ * a real Writable, downloads through a real Readable, and the driver's messages for a file
+ * not found and a chunk missing.
+ */
+function memoryBucket(fail: { upload?: Error; chunkMissing?: boolean } = {}) {
+  const files = new Map<number, { name: string; bytes: Buffer; metadata: unknown }>();
+  let nextId = 1;
+  const bucket = {
+    openUploadStream(name: string, options: { metadata: unknown }) {
+      const id = nextId++;
+      const chunks: Buffer[] = [];
+      // As the driver does, the chunks are stored as they come: a failed upload leaves them.
+      files.set(id, { name, bytes: Buffer.alloc(0), metadata: options.metadata });
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          chunks.push(chunk);
+          files.get(id)!.bytes = Buffer.concat(chunks);
+          callback();
+        },
+        final(callback) {
+          setImmediate(() => callback(fail.upload ?? null));
+        },
+      });
+      return Object.assign(stream, { id });
+    },
+    openDownloadStream(id: number) {
+      const file = files.get(id);
+      return new Readable({
+        read() {
+          if (!file) return this.destroy(new Error(`File not found for id ${id}`));
+          if (fail.chunkMissing) return this.destroy(new Error(`ChunkIsMissing: Got unexpected n: 1, expected: 0`));
+          this.push(file.bytes);
+          this.push(null);
+        },
+      });
+    },
+    async delete(id: number) {
+      if (!files.delete(id)) throw new Error(`File not found for id ${id}`);
+    },
+  };
+  return { bucket: bucket as unknown as mongo.GridFSBucket, files };
+}
+const fileId = (id: number) => id as unknown as mongo.ObjectId;
+
+describe('the GridFS file helpers (uploads, downloads and deletes of resources and submission images)', () => {
+  it('uploads a file with its name and metadata, and downloads its bytes', async () => {
+    const { bucket, files } = memoryBucket();
+    const id = await uploadGridFsFile(bucket, 'resource-7', Buffer.from('the bytes'), { orgId: 1, resourceId: 7 });
+    expect(files.get(id as unknown as number)).toEqual({ name: 'resource-7', bytes: Buffer.from('the bytes'), metadata: { orgId: 1, resourceId: 7 } });
+    expect((await downloadGridFsFile(bucket, id, 9))?.toString()).toBe('the bytes');
+  });
+
+  it('rejects a failed upload and leaves no file behind', async () => {
+    const { bucket, files } = memoryBucket({ upload: new Error('not primary: write concern failed') });
+    await expect(uploadGridFsFile(bucket, 'resource-7', Buffer.from('x'), {})).rejects.toThrow('not primary');
+    expect(files.size).toBe(0);
+  });
+
+  it('answers null for a file gone, a chunk missing or fewer bytes than the record says', async () => {
+    const { bucket } = memoryBucket();
+    expect(await downloadGridFsFile(bucket, fileId(404), 1)).toBeNull();
+    const id = await uploadGridFsFile(bucket, 'short', Buffer.from('abc'), {});
+    expect(await downloadGridFsFile(bucket, id, 4)).toBeNull();
+    const damaged = memoryBucket({ chunkMissing: true });
+    const kept = await uploadGridFsFile(damaged.bucket, 'damaged', Buffer.from('abc'), {});
+    expect(await downloadGridFsFile(damaged.bucket, kept, 3)).toBeNull();
+  });
+
+  it('deletes a file, and takes one already gone as deleted', async () => {
+    const { bucket, files } = memoryBucket();
+    const id = await uploadGridFsFile(bucket, 'gone', Buffer.from('x'), {});
+    await deleteGridFsFile(bucket, id);
+    expect(files.size).toBe(0);
+    await expect(deleteGridFsFile(bucket, id)).resolves.toBeUndefined();
   });
 });

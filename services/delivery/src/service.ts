@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
 import { deliveryCommands as commands, directoryEvents, submissionEvents } from '@formcast/contracts';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
-import type { Logger, RunningService, ServiceStarter, Settings } from '@formcast/platform';
+import { runningService, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
+import { storeSettingsOf } from '@formcast/storage';
 import { FormLookup } from './directory/form-lookup';
 import { formDeleted } from './events/form-deleted';
 import { submissionReceived } from './events/submission-received';
@@ -80,19 +81,15 @@ export async function startDelivery(
   const log = logger.child({ service: deliveryServiceName });
   const cipher = secretCipherFromSettings(settings, log);
   const sqliteFile = settings.MONGO_URL ? undefined : join(settings.DATA_DIR, 'delivery.sqlite');
-  const store = await openDeliveryStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'delivery.sqlite') }, cipher);
+  const store = await openDeliveryStore(storeSettingsOf(settings, 'delivery'), cipher);
   try {
-    const sealed = await store.sealSecrets();
+    const sealed = await store.destinations.sealSecrets();
     if (sealed > 0) log.info({ destinations: sealed, keyId: cipher.currentKeyId }, 'sealed signing secrets with the current key');
   } catch (error) {
     await store.close();
     throw error;
   }
-  const idempotencyKeys = await openIdempotencyStore({
-    mongoUrl: settings.MONGO_URL,
-    mongoDbName: 'delivery',
-    sqliteFile: join(settings.DATA_DIR, 'delivery-idempotency.sqlite'),
-  });
+  const idempotencyKeys = await openIdempotencyStore({ ...storeSettingsOf(settings, 'delivery-idempotency'), mongoDbName: 'delivery' });
   const now = options.now ?? Date.now;
   const allowPrivate = settings.DELIVERY_ALLOW_PRIVATE_NETWORKS;
   const http = new HttpSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, allowPrivateNetworks: allowPrivate, resolve: options.resolve });
@@ -165,18 +162,14 @@ export async function startDelivery(
     },
     'delivery ready',
   );
-  return {
-    name: deliveryServiceName,
-    ping: () => store.ping(),
-    stop: async () => {
-      await sweep.stop();
-      await worker.stop();
-      await render.close();
-      await http.close();
-      await store.close();
-      await idempotencyKeys.close();
-    },
-  };
+  return runningService(deliveryServiceName, () => store.ping(), [
+    () => sweep.stop(),
+    () => worker.stop(),
+    () => render.close(),
+    () => http.close(),
+    () => store.close(),
+    () => idempotencyKeys.close(),
+  ]);
 }
 
 /** What embedded mode and main.ts start. */

@@ -1,7 +1,7 @@
-import { join } from 'node:path';
 import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
-import type { ServiceStarter } from '@formcast/platform';
+import { runningService, type ServiceStarter } from '@formcast/platform';
+import { storeSettingsOf } from '@formcast/storage';
 import { openDirectoryStore } from './store/open-directory-store';
 import { directoryCommands as commands } from '@formcast/contracts';
 import type { DirectoryDeps } from './handlers/deps';
@@ -90,22 +90,8 @@ export function registerDirectoryService(bus: Bus, deps: DirectoryDeps, idempote
 
 /** The directory on its settings' store: what embedded mode and main.ts start. */
 export const startDirectoryService: ServiceStarter<Bus> = async ({ bus, settings, logger }) => {
-  const store = await openDirectoryStore({
-    mongoUrl: settings.MONGO_URL,
-    sqliteFile: join(settings.DATA_DIR, 'directory.sqlite'),
-  });
-  const idempotencyKeys = await openIdempotencyStore({
-    mongoUrl: settings.MONGO_URL,
-    mongoDbName: 'directory',
-    sqliteFile: join(settings.DATA_DIR, 'directory-idempotency.sqlite'),
-  });
+  const store = await openDirectoryStore(storeSettingsOf(settings, 'directory'));
+  const idempotencyKeys = await openIdempotencyStore({ ...storeSettingsOf(settings, 'directory-idempotency'), mongoDbName: 'directory' });
   registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE, bus, logger }, idempotencyKeys);
-  return {
-    name: directoryServiceName,
-    ping: () => store.ping(),
-    stop: async () => {
-      await store.close();
-      await idempotencyKeys.close();
-    },
-  };
+  return runningService(directoryServiceName, () => store.ping(), [() => store.close(), () => idempotencyKeys.close()]);
 };

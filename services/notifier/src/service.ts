@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Bus } from '@formcast/bus';
 import { notifierCommands, pushEvents } from '@formcast/contracts';
-import type { Logger, RunningService, ServiceStarter, Settings } from '@formcast/platform';
+import { runningService, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
 import type { NotifierDeps } from './handlers/deps';
 import { getBadge } from './handlers/get-badge';
 import { recordOneshotEvent } from './handlers/record-oneshot-event';
@@ -63,15 +63,7 @@ export async function startNotifier(
   const notifications = new NotificationDispatcher(sender, { logger: log, guard: badges.sendGuard?.() });
   registerNotifierService(bus, { badges, notifications, bus, logger: log });
   log.info({ notifications: sender.description }, 'notifier ready');
-  return {
-    name: notifierServiceName,
-    ping: () => badges.ping(),
-    stop: async () => {
-      await notifications.close();
-      await sender.close();
-      await badges.close();
-    },
-  };
+  return runningService(notifierServiceName, () => badges.ping(), [() => notifications.close(), () => sender.close(), () => badges.close()]);
 }
 
 /** What embedded mode and main.ts start. */

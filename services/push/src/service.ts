@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { registerServiceHandlers, type Bus, type CommandHandlers, type EventHandler } from '@formcast/bus';
 import { directoryEvents, pushCommands as commands } from '@formcast/contracts';
 import { idempotent } from '@formcast/idempotency';
-import type { ServiceStarter } from '@formcast/platform';
+import { runningService, type ServiceStarter } from '@formcast/platform';
+import { storeSettingsOf } from '@formcast/storage';
 import { DirectoryLookup } from './directory-cache/directory-lookup';
 import { createDispatches } from './handlers/create-dispatches';
 import { createOneshot } from './handlers/create-oneshot';
@@ -86,7 +86,7 @@ const directoryCacheTtlMs = 10_000;
  */
 export function pushServiceStarter(options: { clock?: () => Date } = {}): ServiceStarter<Bus> {
   return async ({ bus, settings, logger }) => {
-    const store = await openPushStore({ mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, 'push.sqlite') });
+    const store = await openPushStore(storeSettingsOf(settings, 'push'));
     const relay = new OutboxRelay(store, bus, logger.child({ component: 'push-outbox' }));
     const directory = new DirectoryLookup(bus, { ttlMs: directoryCacheTtlMs, timeoutMs: settings.COMMAND_TIMEOUT_MS });
     const eventsWritten = () => relay.wake();
@@ -97,15 +97,7 @@ export function pushServiceStarter(options: { clock?: () => Date } = {}): Servic
     registerPushService(bus, { store, directory, eventsWritten, clock: options.clock, maxOutstandingPerDevice: settings.PUSH_MAX_OUTSTANDING_PER_DEVICE });
     relay.start();
     release.start();
-    return {
-      name: pushServiceName,
-      ping: () => store.ping(),
-      stop: async () => {
-        await release.stop();
-        await relay.stop();
-        await store.close();
-      },
-    };
+    return runningService(pushServiceName, () => store.ping(), [() => release.stop(), () => relay.stop(), () => store.close()]);
   };
 }
 

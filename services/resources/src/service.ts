@@ -1,8 +1,8 @@
-import { join } from 'node:path';
 import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
 import { resourceCommands as commands } from '@formcast/contracts';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
-import type { ServiceStarter } from '@formcast/platform';
+import { runningService, type ServiceStarter } from '@formcast/platform';
+import { storeSettingsOf } from '@formcast/storage';
 import type { ResourcesDeps } from './handlers/deps';
 import { createResource } from './handlers/create-resource';
 import { deleteResource } from './handlers/delete-resource';
@@ -38,15 +38,8 @@ export function registerResourcesService(bus: Bus, deps: ResourcesDeps, idempote
 
 /** The resources service on its settings' store: what embedded mode and main.ts start. */
 export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings, logger }) => {
-  const store = await openResourceStore({
-    mongoUrl: settings.MONGO_URL,
-    sqliteFile: join(settings.DATA_DIR, 'resources.sqlite'),
-  });
-  const idempotencyKeys = await openIdempotencyStore({
-    mongoUrl: settings.MONGO_URL,
-    mongoDbName: 'resources',
-    sqliteFile: join(settings.DATA_DIR, 'resources-idempotency.sqlite'),
-  });
+  const store = await openResourceStore(storeSettingsOf(settings, 'resources'));
+  const idempotencyKeys = await openIdempotencyStore({ ...storeSettingsOf(settings, 'resources-idempotency'), mongoDbName: 'resources' });
   const fileRules = {
     maxFileBytes: settings.RESOURCE_MAX_BYTES,
     summaryBudget: { maxBytes: settings.RESOURCE_SUMMARY_MAX_BYTES, maxCpuMs: settings.RESOURCE_SUMMARY_MAX_CPU_MS },
@@ -55,13 +48,5 @@ export const startResourcesService: ServiceStarter<Bus> = async ({ bus, settings
   const worker = new AsyncUpdateWorker(store, fileRules, { logger });
   registerResourcesService(bus, { store, fileRules, commandTimeoutMs: settings.COMMAND_TIMEOUT_MS, asyncUpdatesQueued: () => worker.wake() }, idempotencyKeys);
   worker.start();
-  return {
-    name: resourcesServiceName,
-    ping: () => store.ping(),
-    stop: async () => {
-      await worker.stop();
-      await store.close();
-      await idempotencyKeys.close();
-    },
-  };
+  return runningService(resourcesServiceName, () => store.ping(), [() => worker.stop(), () => store.close(), () => idempotencyKeys.close()]);
 };

@@ -6,6 +6,21 @@ import { table } from '../output';
 
 const letterPath = (queue: string, id: string) => `/dead_letters/${queue}/${encodeURIComponent(id)}`;
 
+/** A subcommand on one dead letter, named by its queue and id. */
+function onOneLetter(
+  deadLetters: Command,
+  name: string,
+  description: string,
+  run: (queue: string, id: string, context: ReturnType<typeof contextOf>) => Promise<void>,
+): void {
+  deadLetters
+    .command(name)
+    .description(description)
+    .argument('<queue>', 'a service name, e.g. notifier', queueName)
+    .argument('<id>', 'the event (envelope) id')
+    .action((queue: string, id: string, _options: object, command: Command) => run(queue, id, contextOf(command)));
+}
+
 export function deadLettersCommand(): Command {
   const deadLetters = new Command('dead-letters').description(
     "events a service's handler kept failing on, per queue (the service's name): list, show, replay, drop",
@@ -31,38 +46,20 @@ export function deadLettersCommand(): Command {
       );
     });
 
-  deadLetters
-    .command('show')
-    .description('one dead letter, its payload included')
-    .argument('<queue>', 'a service name, e.g. notifier', queueName)
-    .argument('<id>', 'the event (envelope) id')
-    .action(async (queue: string, id: string, _options: object, command: Command) => {
-      const { client, output } = contextOf(command);
-      const shown = await client.get<{ dead_letter: DeadLetterView }>(letterPath(queue, id));
-      output.result(shown, () => describeLetter(shown.dead_letter));
-    });
+  onOneLetter(deadLetters, 'show', 'one dead letter, its payload included', async (queue, id, { client, output }) => {
+    const shown = await client.get<{ dead_letter: DeadLetterView }>(letterPath(queue, id));
+    output.result(shown, () => describeLetter(shown.dead_letter));
+  });
 
-  deadLetters
-    .command('replay')
-    .description('send a dead letter back to its service as a first attempt, then remove it from the queue')
-    .argument('<queue>', 'a service name, e.g. notifier', queueName)
-    .argument('<id>', 'the event (envelope) id')
-    .action(async (queue: string, id: string, _options: object, command: Command) => {
-      const { client, output } = contextOf(command);
-      const replayed = await client.post<{ replayed: DeadLetterView }>(`${letterPath(queue, id)}/replay`);
-      output.result(replayed, () => `Replayed ${replayed.replayed.id} (${replayed.replayed.type}) to ${queue}.`);
-    });
+  onOneLetter(deadLetters, 'replay', 'send a dead letter back to its service as a first attempt, then remove it from the queue', async (queue, id, { client, output }) => {
+    const replayed = await client.post<{ replayed: DeadLetterView }>(`${letterPath(queue, id)}/replay`);
+    output.result(replayed, () => `Replayed ${replayed.replayed.id} (${replayed.replayed.type}) to ${queue}.`);
+  });
 
-  deadLetters
-    .command('drop')
-    .description('remove a dead letter for good')
-    .argument('<queue>', 'a service name, e.g. notifier', queueName)
-    .argument('<id>', 'the event (envelope) id')
-    .action(async (queue: string, id: string, _options: object, command: Command) => {
-      const { client, output } = contextOf(command);
-      const dropped = await client.delete<{ dropped: DeadLetterView }>(letterPath(queue, id));
-      output.result(dropped, () => `Dropped ${dropped.dropped.id} (${dropped.dropped.type}) from ${queue}.`);
-    });
+  onOneLetter(deadLetters, 'drop', 'remove a dead letter for good', async (queue, id, { client, output }) => {
+    const dropped = await client.delete<{ dropped: DeadLetterView }>(letterPath(queue, id));
+    output.result(dropped, () => `Dropped ${dropped.dropped.id} (${dropped.dropped.type}) from ${queue}.`);
+  });
 
   return deadLetters;
 }

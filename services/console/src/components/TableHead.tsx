@@ -1,5 +1,8 @@
-/** A table's header row: one column a name, and a last, unnamed one (read out as "Actions") for the row's buttons. */
-export function TableHead({ columns }: { columns: string[] }) {
+/**
+ * A table's header row: one column a name, and, unless `actions` is false, a last, unnamed one
+ * (read out as "Actions") for the row's buttons.
+ */
+export function TableHead({ columns, actions = true }: { columns: string[]; actions?: boolean }) {
   return (
     <thead>
       <tr>
@@ -8,9 +11,11 @@ export function TableHead({ columns }: { columns: string[] }) {
             {column}
           </th>
         ))}
-        <th scope="col">
-          <span class="visually-hidden">Actions</span>
-        </th>
+        {actions ? (
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        ) : null}
       </tr>
     </thead>
   );

@@ -9,7 +9,8 @@ import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { usePolling } from '../hooks/use-polling';
 import { destinationHealth, type DestinationHealth } from './destination-health';
-import { TableHead } from '../components/TableHead';
+import { DataTable } from '../components/DataTable';
+import { DoneNotice } from '../components/DoneNotice';
 
 const logLength = 10;
 const logPollMs = 5000;
@@ -44,49 +45,43 @@ export function DestinationCard({ api, formId, destination }: { api: ApiClient; 
         {health ? <HealthMark health={health} /> : null}
       </div>
       <ErrorNotice message={redelivering.error} />
-      {queued ? (
-        <p class="notice notice-ok" role="status">
-          {queued}
-        </p>
-      ) : null}
+      <DoneNotice message={queued} />
       <Loaded state={state}>
         {(log) =>
           log.deliveries.length === 0 ? (
             <p class="muted">Nothing delivered yet: deliveries appear with the form’s next submission.</p>
           ) : (
-            <div class="table-wrap">
-              <table aria-label={`Deliveries of ${destination.description || destination.id}`}>
-                <TableHead columns={['Delivery', 'Status', 'Attempts', 'Next retry']} />
-                <tbody>
-                  {log.deliveries.map((delivery) => (
-                    <tr key={delivery.id} data-delivery={delivery.id}>
-                      <td>
-                        #{delivery.id}
-                        <div class="muted">submission {delivery.submission_id}</div>
-                      </td>
-                      <td class={`status status-${delivery.status}`}>{delivery.status}</td>
-                      <td>
-                        <ol class="attempts">
-                          {delivery.attempts.map((attempt, index) => (
-                            <li key={index}>
-                              {formatTime(attempt.attempted_at)}: <strong>{attempt.status_code ?? 'no answer'}</strong>
-                              {attempt.error ? <span class="muted"> ({attempt.error})</span> : null}
-                              <span class="muted"> · {attempt.duration_ms} ms</span>
-                            </li>
-                          ))}
-                        </ol>
-                      </td>
-                      <td>{formatTime(delivery.next_attempt_at)}</td>
-                      <td>
-                        <button type="button" class="secondary" disabled={redelivering.busy} onClick={() => again(delivery)} aria-label={`Redeliver delivery ${delivery.id}`}>
-                          Redeliver
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label={`Deliveries of ${destination.description || destination.id}`}
+              columns={['Delivery', 'Status', 'Attempts', 'Next retry']}
+              items={log.deliveries}
+              row={(delivery) => (
+                <tr key={delivery.id} data-delivery={delivery.id}>
+                  <td>
+                    #{delivery.id}
+                    <div class="muted">submission {delivery.submission_id}</div>
+                  </td>
+                  <td class={`status status-${delivery.status}`}>{delivery.status}</td>
+                  <td>
+                    <ol class="attempts">
+                      {delivery.attempts.map((attempt, index) => (
+                        <li key={index}>
+                          {formatTime(attempt.attempted_at)}: <strong>{attempt.status_code ?? 'no answer'}</strong>
+                          {attempt.error ? <span class="muted"> ({attempt.error})</span> : null}
+                          <span class="muted"> · {attempt.duration_ms} ms</span>
+                        </li>
+                      ))}
+                    </ol>
+                  </td>
+                  <td>{formatTime(delivery.next_attempt_at)}</td>
+                  <td>
+                    <button type="button" class="secondary" disabled={redelivering.busy} onClick={() => again(delivery)} aria-label={`Redeliver delivery ${delivery.id}`}>
+                      Redeliver
+                    </button>
+                  </td>
+                </tr>
+              )}
+            />
           )
         }
       </Loaded>

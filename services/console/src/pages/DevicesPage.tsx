@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api/client';
 import { approveDevice, deviceBadge, listDevices } from '../api/endpoints';
 import type { Device, DeviceBadge } from '../api/types';
+import { DataTable } from '../components/DataTable';
+import { DoneNotice } from '../components/DoneNotice';
 import { EmptyState } from '../components/EmptyState';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loaded } from '../components/Loaded';
@@ -42,11 +44,7 @@ export function DevicesPage({ api }: { api: ApiClient }) {
     <section aria-labelledby="devices-title">
       <h1 id="devices-title">Devices</h1>
       <ErrorNotice message={approval.error} />
-      {approved ? (
-        <p class="notice notice-ok" role="status">
-          {approved}
-        </p>
-      ) : null}
+      <DoneNotice message={approved} />
       <Loaded state={state}>
         {(rows) => {
           const pending = rows.filter((r) => r.device.pending_approval);
@@ -78,30 +76,21 @@ export function DevicesPage({ api }: { api: ApiClient }) {
               {active.length === 0 ? (
                 <EmptyState title="No approved device yet." />
               ) : (
-                <div class="table-wrap">
-                  <table aria-label="Approved devices">
-                    <thead>
-                      <tr>
-                        <th scope="col">Device</th>
-                        <th scope="col">Owner</th>
-                        <th scope="col">Groups</th>
-                        <th scope="col">Push token</th>
-                        <th scope="col">Badge</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {active.map(({ device, badge }) => (
-                        <tr key={device.id} data-device={device.identifier}>
-                          <td>{device.identifier}</td>
-                          <td>{device.owner || '—'}</td>
-                          <td>{device.groups.map((g) => g.name).join(', ') || '—'}</td>
-                          <td class="push-token-cell">{pushTokenText(badge)}</td>
-                          <td class="badge-cell">{badge === null ? '?' : badge.badge}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable
+                  label="Approved devices"
+                  columns={['Device', 'Owner', 'Groups', 'Push token', 'Badge']}
+                  actions={false}
+                  items={active}
+                  row={({ device, badge }) => (
+                    <tr key={device.id} data-device={device.identifier}>
+                      <td>{device.identifier}</td>
+                      <td>{device.owner || '—'}</td>
+                      <td>{device.groups.map((g) => g.name).join(', ') || '—'}</td>
+                      <td class="push-token-cell">{pushTokenText(badge)}</td>
+                      <td class="badge-cell">{badge === null ? '?' : badge.badge}</td>
+                    </tr>
+                  )}
+                />
               )}
             </>
           );

@@ -9,7 +9,7 @@ import { formatTime } from '../components/format-time';
 import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { usePolling } from '../hooks/use-polling';
-import { TableHead } from '../components/TableHead';
+import { DataTable } from '../components/DataTable';
 
 /** How often the list is read again (the gateway sends no ETags: a plain poll). */
 export const outstandingPollMs = 3000;
@@ -59,30 +59,28 @@ export function OutstandingPage({ api }: { api: ApiClient }) {
               {shown.length === 0 ? (
                 <EmptyState title="Nothing outstanding.">Dispatches sent from the Dispatch page, or through the API, appear here until they are submitted.</EmptyState>
               ) : (
-                <div class="table-wrap">
-                  <table aria-label="Outstanding dispatches">
-                    <TableHead columns={['#', 'Form', 'Device', 'Created', 'Scheduled for']} />
-                    <tbody>
-                      {shown.map((d) => (
-                        <tr key={d.id} data-dispatch={d.id}>
-                          <td>{d.id}</td>
-                          <td>
-                            {d.name}
-                            {d.description ? <div class="muted">{d.description}</div> : null}
-                          </td>
-                          <td>{nameOf(d.device_id)}</td>
-                          <td>{formatTime(d.created_at)}</td>
-                          <td>{d.scheduled_at ? formatTime(d.scheduled_at) : 'at once'}</td>
-                          <td>
-                            <button type="button" class="danger" disabled={revoking.busy} onClick={() => revoke(d)} aria-label={`Revoke dispatch ${d.id}`}>
-                              Revoke
-                            </button>
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <DataTable
+                  label="Outstanding dispatches"
+                  columns={['#', 'Form', 'Device', 'Created', 'Scheduled for']}
+                  items={shown}
+                  row={(d) => (
+                    <tr key={d.id} data-dispatch={d.id}>
+                      <td>{d.id}</td>
+                      <td>
+                        {d.name}
+                        {d.description ? <div class="muted">{d.description}</div> : null}
+                      </td>
+                      <td>{nameOf(d.device_id)}</td>
+                      <td>{formatTime(d.created_at)}</td>
+                      <td>{d.scheduled_at ? formatTime(d.scheduled_at) : 'at once'}</td>
+                      <td>
+                        <button type="button" class="danger" disabled={revoking.busy} onClick={() => revoke(d)} aria-label={`Revoke dispatch ${d.id}`}>
+                          Revoke
+                        </button>
+                      </td>
+                    </tr>
+                  )}
+                />
               )}
             </>
           );

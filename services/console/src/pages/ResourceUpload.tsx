@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { ApiClient } from '../api/client';
 import { uploadResource } from '../api/upload-resource';
+import { DoneNotice } from '../components/DoneNotice';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { useAction } from '../hooks/use-action';
 
@@ -52,11 +53,7 @@ export function ResourceUpload({ api, onUploaded }: { api: ApiClient; onUploaded
         </div>
       ) : null}
       <ErrorNotice message={upload.error} />
-      {done ? (
-        <p class="notice notice-ok" role="status">
-          {done}
-        </p>
-      ) : null}
+      <DoneNotice message={done} />
       <button type="submit" disabled={upload.busy}>
         {upload.busy ? 'Uploading…' : 'Upload'}
       </button>

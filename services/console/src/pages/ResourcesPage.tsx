@@ -9,7 +9,7 @@ import { useAction } from '../hooks/use-action';
 import { useLoad } from '../hooks/use-load';
 import { ResourceUpload } from './ResourceUpload';
 import { SpreadsheetSummary } from './SpreadsheetSummary';
-import { TableHead } from '../components/TableHead';
+import { DataTable } from '../components/DataTable';
 
 /** Resources: the list, upload, download, and a spreadsheet's summary. */
 export function ResourcesPage({ api }: { api: ApiClient }) {
@@ -43,28 +43,26 @@ export function ResourcesPage({ api }: { api: ApiClient }) {
           resources.length === 0 ? (
             <EmptyState title="No resource yet.">Upload a file above: forms can use it as an image, a document or a list of choices.</EmptyState>
           ) : (
-            <div class="table-wrap">
-              <table aria-label="Resources">
-                <TableHead columns={['File', 'Description', 'Version']} />
-                <tbody>
-                  {resources.map((r) => (
-                    <tr key={r.id} data-resource={r.id}>
-                      <td>{r.original_filename}</td>
-                      <td>{r.description || '—'}</td>
-                      <td>{r.version}</td>
-                      <td class="actions">
-                        <button type="button" class="secondary" onClick={() => download(r)} aria-label={`Download ${r.original_filename}`}>
-                          Download
-                        </button>
-                        <button type="button" class="secondary" onClick={() => describe(r)} aria-label={`Summary of ${r.original_filename}`}>
-                          Summary
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              label="Resources"
+              columns={['File', 'Description', 'Version']}
+              items={resources}
+              row={(r) => (
+                <tr key={r.id} data-resource={r.id}>
+                  <td>{r.original_filename}</td>
+                  <td>{r.description || '—'}</td>
+                  <td>{r.version}</td>
+                  <td class="actions">
+                    <button type="button" class="secondary" onClick={() => download(r)} aria-label={`Download ${r.original_filename}`}>
+                      Download
+                    </button>
+                    <button type="button" class="secondary" onClick={() => describe(r)} aria-label={`Summary of ${r.original_filename}`}>
+                      Summary
+                    </button>
+                  </td>
+                </tr>
+              )}
+            />
           )
         }
       </Loaded>

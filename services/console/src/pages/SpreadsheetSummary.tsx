@@ -1,4 +1,5 @@
 import type { ResourceDetail } from '../api/types';
+import { DataTable } from '../components/DataTable';
 
 /** A resource's description; for a spreadsheet, its tables and their columns as a table. */
 export function SpreadsheetSummary({ resource }: { resource: ResourceDetail }) {
@@ -12,26 +13,19 @@ export function SpreadsheetSummary({ resource }: { resource: ResourceDetail }) {
       {tables.length === 0 ? (
         <p class="muted">No spreadsheet summary: only .xlsx files get one.</p>
       ) : (
-        <div class="table-wrap">
-          <table aria-label="Spreadsheet summary">
-            <thead>
-              <tr>
-                <th scope="col">Table</th>
-                <th scope="col">Sheet</th>
-                <th scope="col">Columns</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tables.map((table) => (
-                <tr key={table.table_name}>
-                  <td>{table.table_name}</td>
-                  <td>{table.original_sheet_name}</td>
-                  <td>{table.columns.map((c) => `${c.column_number}. ${c.column_name}`).join(', ') || '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Spreadsheet summary"
+          columns={['Table', 'Sheet', 'Columns']}
+          actions={false}
+          items={tables}
+          row={(table) => (
+            <tr key={table.table_name}>
+              <td>{table.table_name}</td>
+              <td>{table.original_sheet_name}</td>
+              <td>{table.columns.map((c) => `${c.column_number}. ${c.column_name}`).join(', ') || '—'}</td>
+            </tr>
+          )}
+        />
       )}
     </div>
   );

@@ -13,6 +13,6 @@ export const formDeleted =
   (deps: Pick<DeliveryDeps, 'store' | 'logger'>): EventHandler =>
   async (event) => {
     const { orgId, formId } = parsePayload(formDeletedPayload, event.payload);
-    const removed = await deps.store.deleteFormDestinations(orgId, formId);
+    const removed = await deps.store.destinations.deleteFormDestinations(orgId, formId);
     if (removed > 0) deps.logger?.info({ orgId, formId, destinations: removed }, 'removed the destinations of a deleted form');
   };

@@ -13,12 +13,12 @@ export const submissionReceived =
   (deps: DeliveryDeps): EventHandler =>
   async (event) => {
     const submission = parsePayload(submissionReceivedPayload, event.payload);
-    const active = await deps.store.activeDestinations(submission.orgId, submission.formId);
+    const active = await deps.store.destinations.activeDestinations(submission.orgId, submission.formId);
     // destination_ids (v3 API): only those the submission named.
     const named = submission.destinationIds === undefined ? undefined : new Set(submission.destinationIds);
     const destinations = named === undefined ? active : active.filter((destination) => named.has(destination.id));
     if (destinations.length === 0) return;
-    const created = await deps.store.createDeliveries(
+    const created = await deps.store.queue.createDeliveries(
       destinations.map((destination) => newDelivery(submission, destination)),
       deps.now(),
     );

@@ -16,7 +16,7 @@ export const createDestination =
     checkTemplates(destination.format, destination.formatParameters, destination.transport);
     await checkTransport(deps, command, orgId, destination.transport);
     await checkDestinationCap(deps, orgId, input.formId);
-    return toDestinationWithSecretView(await deps.store.createDestination(destination, command.id));
+    return toDestinationWithSecretView(await deps.store.destinations.createDestination(destination, command.id));
   };
 
 /** The default of DELIVERY_MAX_DESTINATIONS_PER_FORM. */
@@ -29,7 +29,7 @@ export const defaultMaxDestinationsPerForm = 25;
  */
 async function checkDestinationCap(deps: DeliveryDeps, orgId: number, formId: number): Promise<void> {
   const max = deps.maxDestinationsPerForm ?? defaultMaxDestinationsPerForm;
-  const existing = (await deps.store.listDestinations(orgId, formId)).length;
+  const existing = (await deps.store.destinations.listDestinations(orgId, formId)).length;
   if (existing >= max) {
     throw new AppError('unprocessable', `This form has ${existing} destinations, the most a form may have (DELIVERY_MAX_DESTINATIONS_PER_FORM=${max}): delete one first`);
   }

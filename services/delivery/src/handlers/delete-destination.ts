@@ -8,6 +8,6 @@ export const deleteDestination =
   (deps: DeliveryDeps): CommandHandler =>
   async (command) => {
     const { orgId, input } = await formCommand(deps, command, destinationIdPayload);
-    await deps.store.deleteDestination(orgId, input.formId, input.destinationId);
+    await deps.store.destinations.deleteDestination(orgId, input.formId, input.destinationId);
     return null;
   };

@@ -27,7 +27,7 @@ export async function destinationCommand<S extends z.ZodType<{ formId: number; d
   schema: S,
 ): Promise<{ orgId: number; input: z.infer<S>; destination: Destination }> {
   const { orgId, input } = await formCommand(deps, command, schema);
-  const destination = await deps.store.getDestination(orgId, input.formId, input.destinationId);
+  const destination = await deps.store.destinations.getDestination(orgId, input.formId, input.destinationId);
   if (!destination) throw destinationNotFound(input.destinationId);
   return { orgId, input, destination };
 }

@@ -16,9 +16,9 @@ export const getDeliveryDocument =
   (deps: DeliveryDeps): CommandHandler =>
   async (command): Promise<ValueWithAttachment<DeliveryDocumentView>> => {
     const { orgId, input } = await formCommand(deps, command, deliveryDocumentPayload);
-    const delivery = await deps.store.getDelivery(orgId, input.formId, input.destinationId, input.deliveryId);
+    const delivery = await deps.store.queue.getDelivery(orgId, input.formId, input.destinationId, input.deliveryId);
     if (delivery.contentType === submissionContentType) {
-      const document = await deps.store.getDocument(delivery.id);
+      const document = await deps.store.documents.getDocument(delivery.id);
       if (!document) throw new AppError('not_found', `Delivery ${delivery.id} has no document yet: it is made at the first attempt`);
       return withAttachment({ file_name: document.fileName, content_type: document.contentType, created_at: document.createdAt }, document.bytes);
     }

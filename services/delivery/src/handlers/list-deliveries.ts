@@ -9,7 +9,7 @@ export const listDeliveries =
   (deps: DeliveryDeps): CommandHandler =>
   async (command): Promise<DeliveryListView> => {
     const { orgId, input } = await formCommand(deps, command, listDeliveriesPayload);
-    const page = await deps.store.listDeliveries(orgId, input.formId, input.destinationId, {
+    const page = await deps.store.queue.listDeliveries(orgId, input.formId, input.destinationId, {
       offset: (input.page - 1) * input.per_page,
       limit: input.per_page,
     });

@@ -9,5 +9,5 @@ export const listDestinations =
   (deps: DeliveryDeps): CommandHandler =>
   async (command): Promise<DestinationView[]> => {
     const { orgId, input } = await formCommand(deps, command, formDestinationsPayload);
-    return (await deps.store.listDestinations(orgId, input.formId)).map(toDestinationView);
+    return (await deps.store.destinations.listDestinations(orgId, input.formId)).map(toDestinationView);
   };

@@ -13,6 +13,6 @@ export const performanceMetrics =
     const to = new Date(input.to).toISOString();
     if (from >= to) throw new AppError('invalid', 'from: must be before to');
     const after = input.after ? { createdAt: new Date(input.after.created_at).toISOString(), deliveryId: input.after.delivery_id } : null;
-    const metrics = await store.performanceMetrics(requireOrgId(command), { from, to }, after, input.limit);
+    const metrics = await store.metrics.performanceMetrics(requireOrgId(command), { from, to }, after, input.limit);
     return { rows: metrics.map(toDeliveryMetricView), more: metrics.length === input.limit };
   };

@@ -17,7 +17,7 @@ export const redeliver =
     if (!destination.active) {
       throw new AppError('conflict', `Destination ${destination.id} is inactive; make it active (PUT "active": true) to deliver again`);
     }
-    const delivery = await deps.store.redeliver(orgId, input.formId, input.destinationId, input.deliveryId, deps.now());
+    const delivery = await deps.store.queue.redeliver(orgId, input.formId, input.destinationId, input.deliveryId, deps.now());
     deps.deliveriesDue();
     return toDeliveryView(delivery);
   };

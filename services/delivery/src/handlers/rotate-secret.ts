@@ -9,6 +9,6 @@ export const rotateSecret =
   (deps: DeliveryDeps): CommandHandler =>
   async (command): Promise<DestinationWithSecretView> => {
     const { orgId, input } = await formCommand(deps, command, rotateDestinationSecretPayload);
-    const rotated = await deps.store.rotateSecret(orgId, input.formId, input.destinationId, input.overlap_seconds * 1000, command.id);
+    const rotated = await deps.store.destinations.rotateSecret(orgId, input.formId, input.destinationId, input.overlap_seconds * 1000, command.id);
     return toDestinationWithSecretView(rotated);
   };

@@ -14,7 +14,7 @@ export const updateDestination =
     const change = destinationChange(current, input);
     checkTemplates(current.format, change.formatParameters, change.transport);
     if (change.transport) await checkTransport(deps, command, orgId, change.transport);
-    const updated = await deps.store.updateDestination(orgId, input.formId, input.destinationId, change);
+    const updated = await deps.store.destinations.updateDestination(orgId, input.formId, input.destinationId, change);
     // Made active again: what it held is due now.
     if (change.active && !current.active) deps.deliveriesDue();
     return toDestinationDetailView(updated);

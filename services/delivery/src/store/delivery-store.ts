@@ -37,26 +37,8 @@ export interface DeliveryLogPage {
 /** The most attempts kept per delivery (the newest); a delivery makes 8 per schedule. */
 export const attemptsKeptPerDelivery = 50;
 
-/**
- * The delivery service's store port: destinations (with their signing secrets),
- * deliveries (one per destination and submission), their attempts, and the schedule,
- * which lives here so it survives any restart. Destinations are scoped by organization
- * and form: another's id behaves as unknown. Times named `now` are epoch ms.
- *
- * Deliveries are taken with a lease (`claim`): a delivery claimed by one worker is not
- * due for any other until its lease ends, so two replicas never attempt it at once, and
- * one whose worker died is taken again when its lease ends.
- *
- * A destination that is not active keeps its pending deliveries without a due time
- * (nothing is attempted); made active again, they are due at once.
- *
- * Signing secrets are stored sealed (AES-256-GCM, src/secrets): adapters seal them on
- * writing and open them on reading, so callers only ever see them in clear.
- *
- * Errors: AppError('not_found') for an unknown destination or delivery; SecretsKeyError when
- * a stored secret does not open with the store's keys; nothing changes when a method throws.
- */
-export interface DeliveryStore {
+/** Destinations, with their signing secrets (sealed as stored) and health. */
+export interface DestinationStore {
   /** Ascending by id. */
   listDestinations(orgId: number, formId: number): Promise<Destination[]>;
   getDestination(orgId: number, formId: number, destinationId: number): Promise<Destination | null>;
@@ -78,7 +60,17 @@ export interface DeliveryStore {
   deleteFormDestinations(orgId: number, formId: number): Promise<number>;
   /** The active destinations of a form, ascending by id: where its submissions go. */
   activeDestinations(orgId: number, formId: number): Promise<Destination[]>;
+  /**
+   * Seals with the current key every signing secret stored in clear (before secrets were
+   * sealed) or under the previous key (a key rotation); returns how many destinations it
+   * changed. Throws SecretsKeyError, changing nothing more, when a secret opens with neither
+   * key: run at start, so a wrong key stops the process before anything is signed.
+   */
+  sealSecrets(): Promise<number>;
+}
 
+/** Deliveries (one per destination and submission), their attempts, the schedule and the leases. */
+export interface DeliveryQueue {
   /**
    * Pending deliveries, due at `now`. One of a (destination, submission) pair that has a
    * delivery already is not made again (the event came twice): returns how many were new.
@@ -110,15 +102,8 @@ export interface DeliveryStore {
   holdLease(claim: { deliveryId: number; claimToken: string }, leaseUntil: number): Promise<boolean>;
   /** A destination's deliveries, newest first, with their attempts oldest first. */
   listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage>;
-  /**
-   * The organization's deliveries created in [from, to) (ISO times), ordered by creation time
-   * then id, at most `limit`, from after `after`: the performance metric report's pages. Each
-   * with its destination's name, kind and state, its latest attempt and its sizes.
-   */
-  performanceMetrics(orgId: number, range: { from: string; to: string }, after: MetricCursor | null, limit: number): Promise<DeliveryMetric[]>;
   /** Pending again, due at `now`, at the start of its schedule (same webhook id, same body). */
   redeliver(orgId: number, formId: number, destinationId: number, deliveryId: number, now: number): Promise<DeliveryWithAttempts>;
-
   /**
    * Removes at most `limit` deliveries that ended (succeeded, or failed for good) before
    * `endedBefore` (epoch ms of their last change), with their attempts, in one short
@@ -126,7 +111,12 @@ export interface DeliveryStore {
    * number of replicas at once.
    */
   sweepEnded(endedBefore: number, limit: number): Promise<number>;
+  /** The delivery of the organization's form and destination (404 otherwise), for its document. */
+  getDelivery(orgId: number, formId: number, destinationId: number, deliveryId: number): Promise<Delivery>;
+}
 
+/** The documents deliveries send, kept with their delivery. */
+export interface DeliveryDocumentStore {
   /**
    * A delivery's document (a document format's PDF, .docx or text), kept at its first
    * attempt so that every attempt sends the same one. The first kept wins: a second save
@@ -134,17 +124,10 @@ export interface DeliveryStore {
    */
   saveDocument(deliveryId: number, document: DeliveryDocument): Promise<DeliveryDocument>;
   getDocument(deliveryId: number): Promise<DeliveryDocument | null>;
-  /** The delivery of the organization's form and destination (404 otherwise), for its document. */
-  getDelivery(orgId: number, formId: number, destinationId: number, deliveryId: number): Promise<Delivery>;
+}
 
-  /**
-   * Seals with the current key every signing secret stored in clear (before secrets were
-   * sealed) or under the previous key (a key rotation); returns how many destinations it
-   * changed. Throws SecretsKeyError, changing nothing more, when a secret opens with neither
-   * key: run at start, so a wrong key stops the process before anything is signed.
-   */
-  sealSecrets(): Promise<number>;
-
+/** An organization's bounce list. */
+export interface BounceList {
   /**
    * The organization's bounce list (email_transport's `skip_bounce_list_check`): addresses an
    * SMTP server refused for good (a 5xx to RCPT TO). Recording one again dates it anew.
@@ -152,7 +135,45 @@ export interface DeliveryStore {
   recordBounces(orgId: number, addresses: string[], reason: string, at: string): Promise<void>;
   /** Those of `addresses` on the organization's bounce list since `since` (ISO time), any case. */
   bouncedAmong(orgId: number, addresses: string[], since: string): Promise<string[]>;
+}
 
+/** The performance metric report's reads. */
+export interface PerformanceMetricReads {
+  /**
+   * The organization's deliveries created in [from, to) (ISO times), ordered by creation time
+   * then id, at most `limit`, from after `after`: the performance metric report's pages. Each
+   * with its destination's name, kind and state, its latest attempt and its sizes.
+   */
+  performanceMetrics(orgId: number, range: { from: string; to: string }, after: MetricCursor | null, limit: number): Promise<DeliveryMetric[]>;
+}
+
+/**
+ * The delivery service's store port: one part per aggregate, on one database (one SQLite
+ * file or one MongoDB database): destinations (with their signing secrets), the delivery
+ * queue (deliveries, one per destination and submission, their attempts, and the schedule,
+ * which lives here so it survives any restart), their documents, the bounce list and the
+ * performance report's reads. Destinations are scoped by organization and form: another's
+ * id behaves as unknown. Times named `now` are epoch ms.
+ *
+ * Deliveries are taken with a lease (`claim`): a delivery claimed by one worker is not
+ * due for any other until its lease ends, so two replicas never attempt it at once, and
+ * one whose worker died is taken again when its lease ends.
+ *
+ * A destination that is not active keeps its pending deliveries without a due time
+ * (nothing is attempted); made active again, they are due at once.
+ *
+ * Signing secrets are stored sealed (AES-256-GCM, src/secrets): adapters seal them on
+ * writing and open them on reading, so callers only ever see them in clear.
+ *
+ * Errors: AppError('not_found') for an unknown destination or delivery; SecretsKeyError when
+ * a stored secret does not open with the store's keys; nothing changes when a method throws.
+ */
+export interface DeliveryStore {
+  readonly destinations: DestinationStore;
+  readonly queue: DeliveryQueue;
+  readonly documents: DeliveryDocumentStore;
+  readonly bounces: BounceList;
+  readonly metrics: PerformanceMetricReads;
   /** Readiness: the store answers. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,7 +1,8 @@
 import type { SqliteQueries } from '@formcast/storage';
+import type { BounceList } from './delivery-store';
 
 /** An organization's bounce list (addresses an SMTP server refused for good): part of SqliteDeliveryStore. */
-export class SqliteBounces {
+export class SqliteBounces implements BounceList {
   constructor(private readonly sql: SqliteQueries) {}
 
   async recordBounces(orgId: number, addresses: string[], reason: string, at: string): Promise<void> {

@@ -1,8 +1,9 @@
 import type { SqliteQueries } from '@formcast/storage';
+import type { DeliveryDocumentStore } from './delivery-store';
 import type { DeliveryDocument } from '../domain/records';
 
 /** The document each delivery carried (PDF, .docx, text), kept as sent: part of SqliteDeliveryStore. */
-export class SqliteDeliveryDocuments {
+export class SqliteDeliveryDocuments implements DeliveryDocumentStore {
   constructor(private readonly sql: SqliteQueries) {}
 
   async saveDocument(deliveryId: number, document: DeliveryDocument): Promise<DeliveryDocument> {

@@ -4,7 +4,7 @@ import type { AttemptOutcome } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
 import type { Delivery, DeliveryWithAttempts, Destination, NewDelivery } from '../domain/records';
 import type { SecretCipher } from '../secrets';
-import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type NewAttempt, type PageRequest } from './delivery-store';
+import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryQueue, type NewAttempt, type PageRequest } from './delivery-store';
 import { toAttempt, toDelivery, toDestination, type AttemptRow, type DeliveryRow, type DestinationRow } from './sqlite-delivery-rows';
 import type { SqliteDestinations } from './sqlite-destinations';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
@@ -14,7 +14,7 @@ import { deliveryNotFound, destinationNotFound } from './store-errors';
  * log. Part of SqliteDeliveryStore, over its database; an attempt's outcome updates its
  * destination's health in the same transaction.
  */
-export class SqliteDeliveryQueue {
+export class SqliteDeliveryQueue implements DeliveryQueue {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly sql: SqliteQueries,

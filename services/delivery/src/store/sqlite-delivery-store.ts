@@ -19,11 +19,11 @@ import { SqlitePerformanceMetrics } from './sqlite-performance-metrics';
 export class SqliteDeliveryStore implements DeliveryStore {
   private readonly db: SqliteDatabase;
   private readonly sql: SqliteQueries;
-  private readonly destinations: SqliteDestinations;
-  private readonly queue: SqliteDeliveryQueue;
-  private readonly documents: SqliteDeliveryDocuments;
-  private readonly bounces: SqliteBounces;
-  private readonly metrics: SqlitePerformanceMetrics;
+  readonly destinations: SqliteDestinations;
+  readonly queue: SqliteDeliveryQueue;
+  readonly documents: SqliteDeliveryDocuments;
+  readonly bounces: SqliteBounces;
+  readonly metrics: SqlitePerformanceMetrics;
 
   /**
    * Takes a database file (created with its folder if missing), `':memory:'`, or a database
@@ -43,33 +43,6 @@ export class SqliteDeliveryStore implements DeliveryStore {
     this.bounces = new SqliteBounces(this.sql);
     this.metrics = new SqlitePerformanceMetrics(this.sql);
   }
-
-  listDestinations: DeliveryStore['listDestinations'] = (...args) => this.destinations.listDestinations(...args);
-  getDestination: DeliveryStore['getDestination'] = (...args) => this.destinations.getDestination(...args);
-  createDestination: DeliveryStore['createDestination'] = (...args) => this.destinations.createDestination(...args);
-  updateDestination: DeliveryStore['updateDestination'] = (...args) => this.destinations.updateDestination(...args);
-  rotateSecret: DeliveryStore['rotateSecret'] = (...args) => this.destinations.rotateSecret(...args);
-  deleteDestination: DeliveryStore['deleteDestination'] = (...args) => this.destinations.deleteDestination(...args);
-  deleteFormDestinations: DeliveryStore['deleteFormDestinations'] = (...args) => this.destinations.deleteFormDestinations(...args);
-  activeDestinations: DeliveryStore['activeDestinations'] = (...args) => this.destinations.activeDestinations(...args);
-  sealSecrets: DeliveryStore['sealSecrets'] = () => this.destinations.sealSecrets();
-
-  createDeliveries: DeliveryStore['createDeliveries'] = (...args) => this.queue.createDeliveries(...args);
-  dueDeliveries: DeliveryStore['dueDeliveries'] = (...args) => this.queue.dueDeliveries(...args);
-  inFlight: DeliveryStore['inFlight'] = (...args) => this.queue.inFlight(...args);
-  claim: DeliveryStore['claim'] = (...args) => this.queue.claim(...args);
-  holdLease: DeliveryStore['holdLease'] = (...args) => this.queue.holdLease(...args);
-  recordAttempt: DeliveryStore['recordAttempt'] = (...args) => this.queue.recordAttempt(...args);
-  listDeliveries: DeliveryStore['listDeliveries'] = (...args) => this.queue.listDeliveries(...args);
-  redeliver: DeliveryStore['redeliver'] = (...args) => this.queue.redeliver(...args);
-  sweepEnded: DeliveryStore['sweepEnded'] = (...args) => this.queue.sweepEnded(...args);
-  getDelivery: DeliveryStore['getDelivery'] = (...args) => this.queue.getDelivery(...args);
-
-  saveDocument: DeliveryStore['saveDocument'] = (...args) => this.documents.saveDocument(...args);
-  getDocument: DeliveryStore['getDocument'] = (...args) => this.documents.getDocument(...args);
-  recordBounces: DeliveryStore['recordBounces'] = (...args) => this.bounces.recordBounces(...args);
-  bouncedAmong: DeliveryStore['bouncedAmong'] = (...args) => this.bounces.bouncedAmong(...args);
-  performanceMetrics: DeliveryStore['performanceMetrics'] = (...args) => this.metrics.performanceMetrics(...args);
 
   async ping(): Promise<void> {
     this.sql.get('SELECT 1');

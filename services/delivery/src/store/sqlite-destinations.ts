@@ -1,4 +1,5 @@
 import { nextSqliteId, type SqliteDatabase, type SqliteQueries } from '@formcast/storage';
+import type { DestinationStore } from './delivery-store';
 import type { DestinationHealthChange } from '../domain/attempt-outcome';
 import type { Destination, DestinationChange, NewDestination } from '../domain/records';
 import { rotateSecrets } from '../domain/signing-secrets';
@@ -11,7 +12,7 @@ import { destinationNotFound } from './store-errors';
  * Part of SqliteDeliveryStore, over its database; the delivery queue writes health through
  * `applyHealth` inside its own transactions.
  */
-export class SqliteDestinations {
+export class SqliteDestinations implements DestinationStore {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly sql: SqliteQueries,

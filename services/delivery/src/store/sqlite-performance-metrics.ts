@@ -1,8 +1,9 @@
 import type { SqliteQueries } from '@formcast/storage';
+import type { PerformanceMetricReads } from './delivery-store';
 import type { DeliveryMetric, MetricCursor } from '../domain/performance-metrics';
 
 /** The deliveries of a month, as report.md's performance metric report reads them: part of SqliteDeliveryStore. */
-export class SqlitePerformanceMetrics {
+export class SqlitePerformanceMetrics implements PerformanceMetricReads {
   constructor(private readonly sql: SqliteQueries) {}
 
   async performanceMetrics(orgId: number, range: { from: string; to: string }, after: MetricCursor | null, limit: number): Promise<DeliveryMetric[]> {

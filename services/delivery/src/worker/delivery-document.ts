@@ -55,7 +55,7 @@ async function outlineOf(deps: DocumentDeps, delivery: Delivery): Promise<FormQu
  * them, and it renders again with them.
  */
 export async function documentOf(deps: DocumentDeps, delivery: Delivery, destination: Destination): Promise<DeliveryDocument> {
-  const kept = await deps.store.getDocument(delivery.id);
+  const kept = await deps.store.documents.getDocument(delivery.id);
   if (kept) return kept;
   const parts = renderTaskParts(delivery.body, destination, await outlineOf(deps, delivery));
   const templateId = destination.format === 'word_format' ? (destination.formatParameters as { template_resource_id?: number | null }).template_resource_id : null;
@@ -67,7 +67,7 @@ export async function documentOf(deps: DocumentDeps, delivery: Delivery, destina
     if ('wantImages' in rendered) throw new DocumentRefused('the render asked for images twice');
   }
   const images = rendered.images.map((image) => ({ fileName: image.fileName, contentType: image.contentType, cid: image.cid, base64: image.bytes.toString('base64') }));
-  return deps.store.saveDocument(delivery.id, {
+  return deps.store.documents.saveDocument(delivery.id, {
     message: {
       subject: rendered.subject,
       text: rendered.text,

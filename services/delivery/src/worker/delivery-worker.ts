@@ -118,18 +118,18 @@ export class DeliveryWorker {
     const now = this.now();
     // More candidates than slots, so that destinations at their limit can be passed over.
     const limit = Math.max(4 * slots, 100);
-    const candidates = await this.store.dueDeliveries(now, this.options.perDestination, limit);
+    const candidates = await this.store.queue.dueDeliveries(now, this.options.perDestination, limit);
     if (candidates.length === 0) {
       this.tookAllDue = true;
       return;
     }
-    const inFlight = await this.store.inFlight(now);
+    const inFlight = await this.store.queue.inFlight(now);
     const chosen = selectFairly(candidates, inFlight, {
       slots,
       perDestination: this.options.perDestination,
       perOrganization: this.options.perOrganization,
     });
-    const claimed = await this.store.claim(
+    const claimed = await this.store.queue.claim(
       chosen.map((candidate) => candidate.id),
       now,
       now + this.options.leaseMs,
@@ -155,7 +155,7 @@ export class DeliveryWorker {
     try {
       const { result, attempt } = await this.attempt(claimed);
       const outcome = attemptOutcome(result, delivery.scheduleStep + 1, this.now());
-      await this.store.recordAttempt({ deliveryId: delivery.id, claimToken: claimed.claimToken }, attempt, outcome);
+      await this.store.queue.recordAttempt({ deliveryId: delivery.id, claimToken: claimed.claimToken }, attempt, outcome);
       if (outcome.nextAttemptAt !== null && this.running) this.retries.add(outcome.nextAttemptAt);
       const log = outcome.status === 'pending' ? 'info' : outcome.status === 'succeeded' ? 'debug' : 'warn';
       this.options.logger[log](

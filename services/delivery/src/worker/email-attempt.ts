@@ -76,7 +76,7 @@ export async function attemptEmail(
   let bounced: string[] = [];
   if (!parameters.skip_bounce_list_check && to.length > 0) {
     try {
-      bounced = await deps.store.bouncedAmong(delivery.orgId, to, new Date(deps.now() - bounceListDays * 24 * 60 * 60 * 1000).toISOString());
+      bounced = await deps.store.bounces.bouncedAmong(delivery.orgId, to, new Date(deps.now() - bounceListDays * 24 * 60 * 60 * 1000).toISOString());
     } catch (error) {
       return unsent(attemptedAt, started, 'failed', `the bounce list could not be read now: ${(error as Error).message}`);
     }
@@ -102,7 +102,7 @@ export async function attemptEmail(
     messageId: delivery.webhookId,
   });
   if (answer.refused && answer.refused.length > 0) {
-    await deps.store.recordBounces(delivery.orgId, answer.refused, answer.responseBody ?? answer.error ?? 'refused', new Date(deps.now()).toISOString()).catch(() => undefined);
+    await deps.store.bounces.recordBounces(delivery.orgId, answer.refused, answer.responseBody ?? answer.error ?? 'refused', new Date(deps.now()).toISOString()).catch(() => undefined);
   }
   const skipped = bounced.length > 0 ? ` (left out, on the bounce list: ${bounced.join(', ')})` : '';
   return {

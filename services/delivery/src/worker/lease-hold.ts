@@ -1,6 +1,6 @@
 import type { DeliveryStore } from '../store';
 
-/** A claim of one attempt, able to extend its lease (see DeliveryStore.holdLease). */
+/** A claim of one attempt, able to extend its lease (see DeliveryQueue.holdLease). */
 export interface LeaseHold {
   /**
    * Runs `work` with the lease extended every third of it meanwhile, so that a long render
@@ -15,7 +15,7 @@ export interface LeaseHold {
 export function leaseHold(store: DeliveryStore, claim: { deliveryId: number; claimToken: string }, leaseMs: number, now: () => number): LeaseHold {
   let lost = false;
   const extend = async (): Promise<boolean> => {
-    const held = await store.holdLease(claim, now() + leaseMs);
+    const held = await store.queue.holdLease(claim, now() + leaseMs);
     if (!held) lost = true;
     return held;
   };

@@ -1,4 +1,4 @@
-import type { Logger } from '@formcast/platform';
+import { RepeatingTask, type Logger } from '@formcast/platform';
 import type { DeliveryStore } from '../store';
 
 export interface RetentionSweepOptions {
@@ -22,8 +22,7 @@ const day = 24 * 60 * 60 * 1000;
  * batch deletes only what is still ended and old, so they only share the work.
  */
 export class RetentionSweep {
-  private timer: NodeJS.Timeout | null = null;
-  private sweeping: Promise<void> | null = null;
+  private readonly task: RepeatingTask;
   private stopped = false;
   private readonly batchSize: number;
   private readonly now: () => number;
@@ -34,20 +33,22 @@ export class RetentionSweep {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.now = options.now ?? Date.now;
+    this.task = new RepeatingTask(() => this.sweepOnce(), {
+      intervalMs: options.intervalMs,
+      failed: (error) => options.logger.warn({ err: error }, 'could not remove old deliveries; will try at the next sweep'),
+    });
   }
 
   /** The first sweep after one interval, then one every interval (each after the last ended). */
   start(): void {
     this.stopped = false;
-    this.schedule();
+    this.task.start();
   }
 
   /** No more sweeps; waits for the one under way (it stops after its current batch). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.sweeping;
+    await this.task.stop();
   }
 
   /** One sweep now; resolves with how many deliveries it removed. */
@@ -55,7 +56,7 @@ export class RetentionSweep {
     const endedBefore = this.now() - this.options.retentionMs;
     let removed = 0;
     for (;;) {
-      const batch = await this.store.sweepEnded(endedBefore, this.batchSize);
+      const batch = await this.store.queue.sweepEnded(endedBefore, this.batchSize);
       removed += batch;
       if (batch < this.batchSize || this.stopped) break;
       await new Promise((resolve) => setImmediate(resolve));
@@ -64,21 +65,5 @@ export class RetentionSweep {
       this.options.logger.info({ removed, retentionDays: this.options.retentionMs / day }, 'removed deliveries ended before the retention');
     }
     return removed;
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.sweeping = this.sweepOnce()
-        .then(
-          () => undefined,
-          (error: unknown) => this.options.logger.warn({ err: error }, 'could not remove old deliveries; will try at the next sweep'),
-        )
-        .finally(() => {
-          this.sweeping = null;
-          this.schedule();
-        });
-    }, this.options.intervalMs);
-    this.timer.unref();
   }
 }

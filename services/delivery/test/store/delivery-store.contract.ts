@@ -66,7 +66,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       };
     }
 
-    const createDestination = (extra: Partial<NewDestination> = {}) => store.createDestination(destinationInput(extra), randomUUID());
+    const createDestination = (extra: Partial<NewDestination> = {}) => store.destinations.createDestination(destinationInput(extra), randomUUID());
 
     function delivery(destinationId: number, submissionId: number, extra: Partial<NewDelivery> = {}): NewDelivery {
       return {
@@ -95,8 +95,8 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
 
     /** Claims everything due at `now`, as one worker would. */
     async function claimDue(now: number, perDestination = 100) {
-      const due = await store.dueDeliveries(now, perDestination, 1000);
-      return store.claim(
+      const due = await store.queue.dueDeliveries(now, perDestination, 1000);
+      return store.queue.claim(
         due.map((candidate) => candidate.id),
         now,
         now + lease,
@@ -124,56 +124,56 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       });
       expect(first.secrets.current).toMatch(/^whsec_/);
       expect(Date.parse(first.createdAt)).not.toBeNaN();
-      expect((await store.listDestinations(orgId, formId)).map((d) => d.id)).toEqual([first.id, second.id]);
-      expect(await store.getDestination(orgId, formId, first.id)).toEqual(first);
-      expect(await store.getDestination(otherOrgId, formId, first.id)).toBeNull();
-      expect(await store.getDestination(orgId, otherFormId, first.id)).toBeNull();
+      expect((await store.destinations.listDestinations(orgId, formId)).map((d) => d.id)).toEqual([first.id, second.id]);
+      expect(await store.destinations.getDestination(orgId, formId, first.id)).toEqual(first);
+      expect(await store.destinations.getDestination(otherOrgId, formId, first.id)).toBeNull();
+      expect(await store.destinations.getDestination(orgId, otherFormId, first.id)).toBeNull();
     });
 
     it('creates once per command id', async () => {
       const commandId = randomUUID();
-      const first = await store.createDestination(destinationInput(), commandId);
-      const again = await store.createDestination(destinationInput(), commandId);
+      const first = await store.destinations.createDestination(destinationInput(), commandId);
+      const again = await store.destinations.createDestination(destinationInput(), commandId);
       expect(again).toEqual(first);
-      expect(await store.listDestinations(orgId, formId)).toHaveLength(1);
+      expect(await store.destinations.listDestinations(orgId, formId)).toHaveLength(1);
     });
 
     it('updates the description and the transport parameters', async () => {
       const created = await createDestination();
-      const updated = await store.updateDestination(orgId, formId, created.id, {
+      const updated = await store.destinations.updateDestination(orgId, formId, created.id, {
         description: null,
         transport: { type: 'http_transport', parameters: { uri: 'https://crm.example.com/v2' } },
       });
       expect(updated).toMatchObject({ description: null, transport: { parameters: { uri: 'https://crm.example.com/v2' } }, active: true });
       expect(updated.secrets).toEqual(created.secrets);
-      expect(await store.getDestination(orgId, formId, created.id)).toEqual(updated);
-      await expectNotFound(store.updateDestination(otherOrgId, formId, created.id, { description: 'x' }));
+      expect(await store.destinations.getDestination(orgId, formId, created.id)).toEqual(updated);
+      await expectNotFound(store.destinations.updateDestination(otherOrgId, formId, created.id, { description: 'x' }));
     });
 
     it('rotates the secret, the old one retired for the overlap, once per command id', async () => {
       const created = await createDestination();
       const commandId = randomUUID();
       const before = Date.now();
-      const rotated = await store.rotateSecret(orgId, formId, created.id, 3_600_000, commandId);
+      const rotated = await store.destinations.rotateSecret(orgId, formId, created.id, 3_600_000, commandId);
       expect(rotated.secrets.current).not.toBe(created.secrets.current);
       expect(rotated.secrets.retired).toHaveLength(1);
       expect(rotated.secrets.retired[0]!.secret).toBe(created.secrets.current);
       const expiresAt = Date.parse(rotated.secrets.retired[0]!.expiresAt);
       expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000);
       expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
-      expect(await store.rotateSecret(orgId, formId, created.id, 3_600_000, commandId)).toEqual(rotated);
-      expect((await store.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
-      await expectNotFound(store.rotateSecret(otherOrgId, formId, created.id, 0, randomUUID()));
+      expect(await store.destinations.rotateSecret(orgId, formId, created.id, 3_600_000, commandId)).toEqual(rotated);
+      expect((await store.destinations.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
+      await expectNotFound(store.destinations.rotateSecret(otherOrgId, formId, created.id, 0, randomUUID()));
     });
 
     it('deletes a destination with its deliveries', async () => {
       const created = await createDestination();
       const kept = await createDestination();
-      await store.createDeliveries([delivery(created.id, 1), delivery(kept.id, 1)], t0);
-      await expectNotFound(store.deleteDestination(otherOrgId, formId, created.id));
-      await store.deleteDestination(orgId, formId, created.id);
-      expect(await store.getDestination(orgId, formId, created.id)).toBeNull();
-      await expectNotFound(store.deleteDestination(orgId, formId, created.id));
+      await store.queue.createDeliveries([delivery(created.id, 1), delivery(kept.id, 1)], t0);
+      await expectNotFound(store.destinations.deleteDestination(otherOrgId, formId, created.id));
+      await store.destinations.deleteDestination(orgId, formId, created.id);
+      expect(await store.destinations.getDestination(orgId, formId, created.id)).toBeNull();
+      await expectNotFound(store.destinations.deleteDestination(orgId, formId, created.id));
       expect((await claimDue(t0)).map((claim) => claim.destination.id)).toEqual([kept.id]);
     });
 
@@ -181,20 +181,20 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       const created = await createDestination();
       const kept = await createDestination();
       const many = Array.from({ length: 1001 }, (_, i) => delivery(created.id, i + 1));
-      expect(await store.createDeliveries([...many, delivery(kept.id, 1)], t0)).toBe(1002);
-      await store.deleteDestination(orgId, formId, created.id);
-      expect(await store.getDestination(orgId, formId, created.id)).toBeNull();
+      expect(await store.queue.createDeliveries([...many, delivery(kept.id, 1)], t0)).toBe(1002);
+      await store.destinations.deleteDestination(orgId, formId, created.id);
+      expect(await store.destinations.getDestination(orgId, formId, created.id)).toBeNull();
       expect((await claimDue(t0)).map((claim) => claim.destination.id)).toEqual([kept.id]);
-      expect((await store.listDeliveries(orgId, formId, kept.id, { offset: 0, limit: 10 })).total).toBe(1);
+      expect((await store.queue.listDeliveries(orgId, formId, kept.id, { offset: 0, limit: 10 })).total).toBe(1);
     });
 
     // Deliveries ---------------------------------------------------------------------------
 
     it('makes one delivery per destination and submission, however often asked', async () => {
       const destination = await createDestination();
-      expect(await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0)).toBe(2);
-      expect(await store.createDeliveries([delivery(destination.id, 1, { webhookId: 'msg_other' })], t0 + 1000)).toBe(0);
-      const { total, deliveries } = await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 });
+      expect(await store.queue.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0)).toBe(2);
+      expect(await store.queue.createDeliveries([delivery(destination.id, 1, { webhookId: 'msg_other' })], t0 + 1000)).toBe(0);
+      const { total, deliveries } = await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 });
       expect(total).toBe(2);
       expect(deliveries.map((d) => [d.submissionId, d.webhookId])).toEqual([
         [2, `msg_${destination.id}_2`],
@@ -212,186 +212,186 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
 
     it('gives each due delivery to one claimer until its lease ends', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
-      expect(await store.dueDeliveries(t0 - 1, 10, 10)).toEqual([]);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
+      expect(await store.queue.dueDeliveries(t0 - 1, 10, 10)).toEqual([]);
       const [claim] = await claimDue(t0);
       expect(claim).toMatchObject({ delivery: { submissionId: 1, status: 'pending' }, destination: { id: destination.id } });
       expect(claim!.destination.secrets).toEqual(destination.secrets);
       expect(await claimDue(t0 + 1)).toEqual([]);
-      expect(await store.claim([claim!.delivery.id], t0 + 1, t0 + lease)).toEqual([]);
-      const inFlight = await store.inFlight(t0 + 1);
+      expect(await store.queue.claim([claim!.delivery.id], t0 + 1, t0 + lease)).toEqual([]);
+      const inFlight = await store.queue.inFlight(t0 + 1);
       expect(inFlight.byDestination.get(destination.id)).toBe(1);
       expect(inFlight.byOrganization.get(orgId)).toBe(1);
       // The claimer died: after the lease, another takes it.
       const [again] = await claimDue(t0 + lease);
       expect(again!.delivery.id).toBe(claim!.delivery.id);
       expect(again!.claimToken).not.toBe(claim!.claimToken);
-      expect((await store.inFlight(t0 + 2 * lease)).byDestination.size).toBe(0);
+      expect((await store.queue.inFlight(t0 + 2 * lease)).byDestination.size).toBe(0);
     });
 
     it('lists due deliveries oldest first, at most so many of each destination', async () => {
       const busy = await createDestination();
       const quiet = await createDestination();
-      await store.createDeliveries([delivery(busy.id, 1), delivery(busy.id, 2)], t0);
-      await store.createDeliveries([delivery(busy.id, 3)], t0 + 1);
-      await store.createDeliveries([delivery(quiet.id, 4)], t0 + 2);
-      const due = await store.dueDeliveries(t0 + 10, 2, 10);
+      await store.queue.createDeliveries([delivery(busy.id, 1), delivery(busy.id, 2)], t0);
+      await store.queue.createDeliveries([delivery(busy.id, 3)], t0 + 1);
+      await store.queue.createDeliveries([delivery(quiet.id, 4)], t0 + 2);
+      const due = await store.queue.dueDeliveries(t0 + 10, 2, 10);
       expect(due.map((candidate) => candidate.destinationId)).toEqual([busy.id, busy.id, quiet.id]);
       expect(due[0]).toMatchObject({ orgId, destinationId: busy.id });
-      expect(await store.dueDeliveries(t0 + 10, 2, 1)).toHaveLength(1);
+      expect(await store.queue.dueDeliveries(t0 + 10, 2, 1)).toHaveLength(1);
     });
 
     it("lists another destination's due delivery when one destination has more due than the limit", async () => {
       const busy = await createDestination();
       const quiet = await createDestination();
-      await store.createDeliveries(Array.from({ length: 6 }, (_, i) => delivery(busy.id, i + 1)), t0);
-      await store.createDeliveries([delivery(quiet.id, 7)], t0 + 1);
-      const due = await store.dueDeliveries(t0 + 10, 2, 4);
+      await store.queue.createDeliveries(Array.from({ length: 6 }, (_, i) => delivery(busy.id, i + 1)), t0);
+      await store.queue.createDeliveries([delivery(quiet.id, 7)], t0 + 1);
+      const due = await store.queue.dueDeliveries(t0 + 10, 2, 4);
       expect(due.map((candidate) => candidate.destinationId)).toEqual([busy.id, busy.id, quiet.id]);
     });
 
     it('records an attempt and schedules the next', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       const [claim] = await claimDue(t0);
       const outcome = attemptOutcome({ kind: 'failed' }, 1, t0 + 100, 0.5);
-      await store.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0 + 100), outcome);
-      const [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      await store.queue.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0 + 100), outcome);
+      const [logged] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
       expect(logged).toMatchObject({ status: 'pending', scheduleStep: 1, nextAttemptAt: t0 + 5100 });
       expect(logged!.attempts).toEqual([
         { deliveryId: claim!.delivery.id, attemptedAt: new Date(t0 + 100).toISOString(), statusCode: 500, durationMs: 12, responseBody: 'oops', error: null },
       ]);
-      expect((await store.getDestination(orgId, formId, destination.id))!.failingSince).toBe(new Date(t0 + 100).toISOString());
+      expect((await store.destinations.getDestination(orgId, formId, destination.id))!.failingSince).toBe(new Date(t0 + 100).toISOString());
       expect(await claimDue(t0 + 5099)).toEqual([]);
       const [next] = await claimDue(t0 + 5100);
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: next!.delivery.id, claimToken: next!.claimToken },
         attempt(t0 + 5200, { statusCode: 204, responseBody: null }),
         attemptOutcome({ kind: 'delivered' }, 2, t0 + 5200),
       );
-      const [done] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      const [done] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
       expect(done).toMatchObject({ status: 'succeeded', nextAttemptAt: null, scheduleStep: 2 });
       expect(done!.attempts.map((a) => a.statusCode)).toEqual([500, 204]);
-      expect((await store.getDestination(orgId, formId, destination.id))!.failingSince).toBeNull();
+      expect((await store.destinations.getDestination(orgId, formId, destination.id))!.failingSince).toBeNull();
       expect(await claimDue(t0 + 10 * 3_600_000)).toEqual([]);
     });
 
     it('records a deferred attempt without using up a step of the schedule, or touching the destination', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       const [claim] = await claimDue(t0);
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: claim!.delivery.id, claimToken: claim!.claimToken },
         attempt(t0 + 100, { statusCode: null, responseBody: null, error: 'unavailable: Not connected to the broker' }),
         attemptOutcome({ kind: 'deferred' }, 1, t0 + 100, 0.5),
       );
-      const [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      const [logged] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
       expect(logged).toMatchObject({ status: 'pending', scheduleStep: 0, nextAttemptAt: t0 + 5100 });
       expect(logged!.attempts.map((a) => a.error)).toEqual(['unavailable: Not connected to the broker']);
-      expect((await store.getDestination(orgId, formId, destination.id))!.failingSince).toBeNull();
+      expect((await store.destinations.getDestination(orgId, formId, destination.id))!.failingSince).toBeNull();
     });
 
     it('keeps the attempt but not the outcome of a claim that lost its lease', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       const [stale] = await claimDue(t0);
       const [current] = await claimDue(t0 + lease);
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: stale!.delivery.id, claimToken: stale!.claimToken },
         attempt(t0 + lease + 1, { statusCode: 200 }),
         attemptOutcome({ kind: 'delivered' }, 1, t0 + lease + 1),
       );
-      let [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      let [logged] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
       expect(logged).toMatchObject({ status: 'pending', scheduleStep: 0 });
       expect(logged!.attempts).toHaveLength(1);
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: current!.delivery.id, claimToken: current!.claimToken },
         attempt(t0 + lease + 2, { statusCode: 200 }),
         attemptOutcome({ kind: 'delivered' }, 1, t0 + lease + 2),
       );
-      [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      [logged] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
       expect(logged).toMatchObject({ status: 'succeeded', scheduleStep: 1 });
     });
 
     it("extends a claim's lease while the claim is the delivery's, and says when it is not", async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       const [held] = await claimDue(t0);
       const claim = { deliveryId: held!.delivery.id, claimToken: held!.claimToken };
-      expect(await store.holdLease(claim, t0 + 3 * lease)).toBe(true);
+      expect(await store.queue.holdLease(claim, t0 + 3 * lease)).toBe(true);
       // Past the first lease, still held: nobody else takes it.
       expect(await claimDue(t0 + 2 * lease)).toEqual([]);
       // Never shortened.
-      expect(await store.holdLease(claim, t0 + lease)).toBe(true);
+      expect(await store.queue.holdLease(claim, t0 + lease)).toBe(true);
       expect(await claimDue(t0 + 2 * lease)).toEqual([]);
       // Once it ran out and another claimed it, the first claimer's is gone for good.
       const [taken] = await claimDue(t0 + 3 * lease);
       expect(taken!.claimToken).not.toBe(held!.claimToken);
-      expect(await store.holdLease(claim, t0 + 5 * lease)).toBe(false);
-      expect(await store.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 5 * lease)).toBe(true);
+      expect(await store.queue.holdLease(claim, t0 + 5 * lease)).toBe(false);
+      expect(await store.queue.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 5 * lease)).toBe(true);
       // Ended (its attempt recorded): no lease to hold.
-      await store.recordAttempt({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, attempt(t0 + 3 * lease, { statusCode: 200 }), attemptOutcome({ kind: 'delivered' }, 1, t0 + 3 * lease));
-      expect(await store.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 6 * lease)).toBe(false);
+      await store.queue.recordAttempt({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, attempt(t0 + 3 * lease, { statusCode: 200 }), attemptOutcome({ kind: 'delivered' }, 1, t0 + 3 * lease));
+      expect(await store.queue.holdLease({ deliveryId: taken!.delivery.id, claimToken: taken!.claimToken }, t0 + 6 * lease)).toBe(false);
     });
 
     it("keeps an organization's bounce list: any case, dated anew when refused again, its own only", async () => {
-      await store.recordBounces(orgId, ['Gone@Example.test', 'gone@example.test'], '550 No such user', new Date(t0).toISOString());
-      expect(await store.bouncedAmong(orgId, ['GONE@example.test', 'here@example.test'], new Date(t0 - 1).toISOString())).toEqual(['GONE@example.test']);
+      await store.bounces.recordBounces(orgId, ['Gone@Example.test', 'gone@example.test'], '550 No such user', new Date(t0).toISOString());
+      expect(await store.bounces.bouncedAmong(orgId, ['GONE@example.test', 'here@example.test'], new Date(t0 - 1).toISOString())).toEqual(['GONE@example.test']);
       // Older than the window asked: off the list.
-      expect(await store.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual([]);
-      await store.recordBounces(orgId, ['gone@example.test'], '550 again', new Date(t0 + 10).toISOString());
-      expect(await store.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual(['gone@example.test']);
-      expect(await store.bouncedAmong(orgId + 1, ['gone@example.test'], new Date(t0 - 1).toISOString())).toEqual([]);
-      expect(await store.bouncedAmong(orgId, [], new Date(t0 - 1).toISOString())).toEqual([]);
+      expect(await store.bounces.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual([]);
+      await store.bounces.recordBounces(orgId, ['gone@example.test'], '550 again', new Date(t0 + 10).toISOString());
+      expect(await store.bounces.bouncedAmong(orgId, ['gone@example.test'], new Date(t0 + 1).toISOString())).toEqual(['gone@example.test']);
+      expect(await store.bounces.bouncedAmong(orgId + 1, ['gone@example.test'], new Date(t0 - 1).toISOString())).toEqual([]);
+      expect(await store.bounces.bouncedAmong(orgId, [], new Date(t0 - 1).toISOString())).toEqual([]);
     });
 
     it('keeps the newest attempts of a delivery', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       const total = attemptsKeptPerDelivery + 3;
       for (let i = 0; i < total; i++) {
         const now = t0 + i * lease;
         const [claim] = await claimDue(now);
-        await store.recordAttempt(
+        await store.queue.recordAttempt(
           { deliveryId: claim!.delivery.id, claimToken: claim!.claimToken },
           attempt(now, { durationMs: i }),
           { status: 'pending', nextAttemptAt: now + 1, health: { kind: 'failing', at: new Date(now).toISOString() } },
         );
       }
-      const [logged] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      const [logged] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
       expect(logged!.attempts.map((a) => a.durationMs)).toEqual(Array.from({ length: attemptsKeptPerDelivery }, (_, i) => i + 3));
     });
 
     it('deactivates a destination on 410, holding its pending deliveries until it is active again', async () => {
       const destination = await createDestination();
       const other = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2), delivery(other.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2), delivery(other.id, 1)], t0);
       const claims = await claimDue(t0);
       const gone = claims.find((claim) => claim.delivery.destinationId === destination.id && claim.delivery.submissionId === 1)!;
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: gone.delivery.id, claimToken: gone.claimToken },
         attempt(t0 + 10, { statusCode: 410 }),
         attemptOutcome({ kind: 'gone' }, 1, t0 + 10),
       );
-      const deactivated = await store.getDestination(orgId, formId, destination.id);
+      const deactivated = await store.destinations.getDestination(orgId, formId, destination.id);
       expect(deactivated).toMatchObject({ active: false, deactivatedReason: 'gone', deactivatedAt: new Date(t0 + 10).toISOString() });
-      expect((await store.activeDestinations(orgId, formId)).map((d) => d.id)).toEqual([other.id]);
+      expect((await store.destinations.activeDestinations(orgId, formId)).map((d) => d.id)).toEqual([other.id]);
       // Its other delivery, leased before, finishes with a failure: it is not due again.
       const waiting = claims.find((claim) => claim.delivery.destinationId === destination.id && claim.delivery.submissionId === 2)!;
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: waiting.delivery.id, claimToken: waiting.claimToken },
         attempt(t0 + 20),
         attemptOutcome({ kind: 'failed' }, 1, t0 + 20, 0.5),
       );
       const later = await claimDue(t0 + 3_600_000);
       expect(later.map((claim) => claim.delivery.destinationId)).toEqual([other.id]);
-      const log = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      const log = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
       expect(log.map((d) => [d.submissionId, d.status])).toEqual([
         [2, 'pending'],
         [1, 'failed'],
       ]);
 
-      const reactivated = await store.updateDestination(orgId, formId, destination.id, { active: true });
+      const reactivated = await store.destinations.updateDestination(orgId, formId, destination.id, { active: true });
       expect(reactivated).toMatchObject({ active: true, deactivatedReason: null, deactivatedAt: null, failingSince: null });
       const resumed = await claimDue(Date.now() + 1);
       const resumedHere = resumed.filter((claim) => claim.delivery.destinationId === destination.id);
@@ -400,50 +400,50 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
 
     it('holds the deliveries of a destination turned off by hand', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
-      const off = await store.updateDestination(orgId, formId, destination.id, { active: false });
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
+      const off = await store.destinations.updateDestination(orgId, formId, destination.id, { active: false });
       expect(off).toMatchObject({ active: false, deactivatedReason: null });
       expect(off.deactivatedAt).not.toBeNull();
       expect(await claimDue(Date.now() + 1)).toEqual([]);
-      await store.updateDestination(orgId, formId, destination.id, { active: true });
+      await store.destinations.updateDestination(orgId, formId, destination.id, { active: true });
       expect(await claimDue(Date.now() + 1)).toHaveLength(1);
     });
 
     it('shows the pending deliveries of a destination turned off without a due time, and due again once it is on', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
-      await store.updateDestination(orgId, formId, destination.id, { active: false });
-      const held = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      await store.queue.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
+      await store.destinations.updateDestination(orgId, formId, destination.id, { active: false });
+      const held = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
       expect(held.map((d) => [d.status, d.nextAttemptAt])).toEqual([
         ['pending', null],
         ['pending', null],
       ]);
       expect(await claimDue(Date.now() + 1)).toEqual([]);
-      await store.updateDestination(orgId, formId, destination.id, { active: true });
+      await store.destinations.updateDestination(orgId, formId, destination.id, { active: true });
       expect((await claimDue(Date.now() + 1)).map((claim) => claim.delivery.submissionId).sort()).toEqual([1, 2]);
     });
 
     it('deactivates a destination whose delivery fails for good after it failed for five days, not before', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
       const day = 24 * 3_600_000;
       const [first, second] = await claimDue(t0);
-      await store.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0), attemptOutcome({ kind: 'failed' }, 1, t0));
+      await store.queue.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0), attemptOutcome({ kind: 'failed' }, 1, t0));
       // Failing for a day when this one runs out of attempts: still active.
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: second!.delivery.id, claimToken: second!.claimToken },
         attempt(t0 + day),
         attemptOutcome({ kind: 'failed' }, 8, t0 + day),
       );
-      expect(await store.getDestination(orgId, formId, destination.id)).toMatchObject({ active: true, failingSince: new Date(t0).toISOString() });
+      expect(await store.destinations.getDestination(orgId, formId, destination.id)).toMatchObject({ active: true, failingSince: new Date(t0).toISOString() });
       // Five days on, another one runs out: deactivated.
       const [third] = await claimDue(t0 + 5 * day);
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: third!.delivery.id, claimToken: third!.claimToken },
         attempt(t0 + 5 * day),
         attemptOutcome({ kind: 'failed' }, 8, t0 + 5 * day),
       );
-      expect(await store.getDestination(orgId, formId, destination.id)).toMatchObject({
+      expect(await store.destinations.getDestination(orgId, formId, destination.id)).toMatchObject({
         active: false,
         deactivatedReason: 'failing',
         deactivatedAt: new Date(t0 + 5 * day).toISOString(),
@@ -452,19 +452,19 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
 
     it('lists a destination\'s deliveries newest first, a page at a time', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([1, 2, 3, 4, 5].map((n) => delivery(destination.id, n)), t0);
-      const page = await store.listDeliveries(orgId, formId, destination.id, { offset: 2, limit: 2 });
+      await store.queue.createDeliveries([1, 2, 3, 4, 5].map((n) => delivery(destination.id, n)), t0);
+      const page = await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 2, limit: 2 });
       expect(page.total).toBe(5);
       expect(page.deliveries.map((d) => d.submissionId)).toEqual([3, 2]);
-      await expectNotFound(store.listDeliveries(otherOrgId, formId, destination.id, { offset: 0, limit: 2 }));
+      await expectNotFound(store.queue.listDeliveries(otherOrgId, formId, destination.id, { offset: 0, limit: 2 }));
     });
 
     it('redelivers a finished delivery from the start of its schedule, with the same webhook id and body', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       const [claim] = await claimDue(t0);
-      await store.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0, { statusCode: 200 }), attemptOutcome({ kind: 'delivered' }, 1, t0));
-      const again = await store.redeliver(orgId, formId, destination.id, claim!.delivery.id, t0 + 1000);
+      await store.queue.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0, { statusCode: 200 }), attemptOutcome({ kind: 'delivered' }, 1, t0));
+      const again = await store.queue.redeliver(orgId, formId, destination.id, claim!.delivery.id, t0 + 1000);
       expect(again).toMatchObject({
         status: 'pending',
         scheduleStep: 0,
@@ -474,8 +474,8 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       });
       expect(again.attempts).toHaveLength(1);
       expect((await claimDue(t0 + 1000)).map((c) => c.delivery.id)).toEqual([claim!.delivery.id]);
-      await expectNotFound(store.redeliver(orgId, formId, destination.id, 987654, t0));
-      await expectNotFound(store.redeliver(otherOrgId, formId, destination.id, claim!.delivery.id, t0));
+      await expectNotFound(store.queue.redeliver(orgId, formId, destination.id, 987654, t0));
+      await expectNotFound(store.queue.redeliver(otherOrgId, formId, destination.id, claim!.delivery.id, t0));
     });
 
     // Signing secrets at rest -----------------------------------------------------------
@@ -487,15 +487,15 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
 
     it('stores signing secrets sealed, and gives them back in clear', async () => {
       const created = await createDestination();
-      const rotated = await store.rotateSecret(orgId, formId, created.id, 3_600_000, randomUUID());
+      const rotated = await store.destinations.rotateSecret(orgId, formId, created.id, 3_600_000, randomUUID());
       const raw = await adapter.rawDestination(created.id);
       for (const secret of [rotated.secrets.current, rotated.secrets.retired[0]!.secret]) {
         for (const clear of clearForms(secret)) expect(raw).not.toContain(clear);
       }
       expect(raw).toContain('enc:v1:');
       const reopened = await reopen(new SecretCipher(testKey));
-      expect((await reopened.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
-      expect(await reopened.sealSecrets()).toBe(0);
+      expect((await reopened.destinations.getDestination(orgId, formId, created.id))!.secrets).toEqual(rotated.secrets);
+      expect(await reopened.destinations.sealSecrets()).toBe(0);
     });
 
     it('stores an email transport\'s SMTP password sealed, gives it back in clear, and keeps a format\'s parameters', async () => {
@@ -509,10 +509,10 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(raw).not.toContain(password);
       expect(raw).toContain('mail.example.com');
       const reopened = await reopen(new SecretCipher(testKey));
-      const read = (await reopened.getDestination(orgId, formId, created.id))!;
+      const read = (await reopened.destinations.getDestination(orgId, formId, created.id))!;
       expect(read.transport).toEqual({ type: 'email_transport', parameters: expect.objectContaining({ password }) });
       expect(read.formatParameters).toEqual({ file_name_template: '{{form_name}}' });
-      const updated = await reopened.updateDestination(orgId, formId, created.id, { formatParameters: { file_name_template: 'report' } });
+      const updated = await reopened.destinations.updateDestination(orgId, formId, created.id, { formatParameters: { file_name_template: 'report' } });
       expect(updated.formatParameters).toEqual({ file_name_template: 'report' });
       expect(updated.formatUpdatedAt >= read.formatUpdatedAt).toBe(true);
       expect(updated.transportUpdatedAt).toBe(read.transportUpdatedAt);
@@ -520,39 +520,39 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
 
     it('keeps a delivery\'s first document: a second save leaves it; it goes with its delivery', async () => {
       const created = await createDestination();
-      await store.createDeliveries([delivery(created.id, 1)], t0);
-      const [logged] = (await store.listDeliveries(orgId, formId, created.id, { offset: 0, limit: 10 })).deliveries;
-      expect(await store.getDocument(logged!.id)).toBeNull();
+      await store.queue.createDeliveries([delivery(created.id, 1)], t0);
+      const [logged] = (await store.queue.listDeliveries(orgId, formId, created.id, { offset: 0, limit: 10 })).deliveries;
+      expect(await store.documents.getDocument(logged!.id)).toBeNull();
       const first = { message: { subject: 's', text: 't', html: null, attach: true }, contentType: 'application/pdf', fileName: 'a.pdf', bytes: Buffer.from('%PDF-1'), createdAt: new Date(t0).toISOString() };
-      expect(await store.saveDocument(logged!.id, first)).toEqual(first);
-      expect(await store.saveDocument(logged!.id, { ...first, fileName: 'b.pdf', bytes: Buffer.from('%PDF-2') })).toEqual(first);
-      expect(await store.getDocument(logged!.id)).toEqual(first);
-      expect((await store.getDelivery(orgId, formId, created.id, logged!.id)).id).toBe(logged!.id);
-      await expect(store.getDelivery(otherOrgId, formId, created.id, logged!.id)).rejects.toMatchObject({ code: 'not_found' });
-      await store.deleteDestination(orgId, formId, created.id);
-      expect(await store.getDocument(logged!.id)).toBeNull();
+      expect(await store.documents.saveDocument(logged!.id, first)).toEqual(first);
+      expect(await store.documents.saveDocument(logged!.id, { ...first, fileName: 'b.pdf', bytes: Buffer.from('%PDF-2') })).toEqual(first);
+      expect(await store.documents.getDocument(logged!.id)).toEqual(first);
+      expect((await store.queue.getDelivery(orgId, formId, created.id, logged!.id)).id).toBe(logged!.id);
+      await expect(store.queue.getDelivery(otherOrgId, formId, created.id, logged!.id)).rejects.toMatchObject({ code: 'not_found' });
+      await store.destinations.deleteDestination(orgId, formId, created.id);
+      expect(await store.documents.getDocument(logged!.id)).toBeNull();
     });
 
     it("lists a month's deliveries of the organization for the performance metric report, in pages, with their attempt, sizes and destination", async () => {
       const hook = await createDestination();
       const xml = await createDestination({ description: null, format: 'xml_format' });
       const foreign = await createDestination({ orgId: otherOrgId });
-      await store.createDeliveries([delivery(hook.id, 1), delivery(hook.id, 2), delivery(xml.id, 3)], t0);
-      await store.createDeliveries([delivery(foreign.id, 9, { orgId: otherOrgId })], t0);
-      await store.createDeliveries([delivery(hook.id, 4)], t0 + 40 * 86_400_000);
+      await store.queue.createDeliveries([delivery(hook.id, 1), delivery(hook.id, 2), delivery(xml.id, 3)], t0);
+      await store.queue.createDeliveries([delivery(foreign.id, 9, { orgId: otherOrgId })], t0);
+      await store.queue.createDeliveries([delivery(hook.id, 4)], t0 + 40 * 86_400_000);
       const [claimed] = (await claimDue(t0)).filter((claim) => claim.delivery.submissionId === 1);
-      await store.recordAttempt(
+      await store.queue.recordAttempt(
         { deliveryId: claimed!.delivery.id, claimToken: claimed!.claimToken },
         attempt(t0 + 1000, { statusCode: 200, durationMs: 500 }),
         attemptOutcome({ kind: 'delivered' }, 1, t0 + 1500),
       );
-      const all = await store.performanceMetrics(orgId, { from: new Date(t0 - 3_600_000).toISOString(), to: new Date(t0 + 86_400_000).toISOString() }, null, 100);
+      const all = await store.metrics.performanceMetrics(orgId, { from: new Date(t0 - 3_600_000).toISOString(), to: new Date(t0 + 86_400_000).toISOString() }, null, 100);
       expect(all.map((metric) => metric.submissionId)).toEqual([1, 2, 3]);
       const second = all[1]!;
-      await store.saveDocument(second.deliveryId, { message: { subject: 's', text: 't', html: null, attach: true }, contentType: 'application/pdf', fileName: 'a.pdf', bytes: Buffer.from('%PDF-1'), createdAt: new Date(t0).toISOString() });
-      await store.updateDestination(orgId, formId, xml.id, { active: false });
+      await store.documents.saveDocument(second.deliveryId, { message: { subject: 's', text: 't', html: null, attach: true }, contentType: 'application/pdf', fileName: 'a.pdf', bytes: Buffer.from('%PDF-1'), createdAt: new Date(t0).toISOString() });
+      await store.destinations.updateDestination(orgId, formId, xml.id, { active: false });
       const range = { from: new Date(t0 - 3_600_000).toISOString(), to: new Date(t0 + 86_400_000).toISOString() };
-      const [first, withDocument, inactive] = await store.performanceMetrics(orgId, range, null, 100);
+      const [first, withDocument, inactive] = await store.metrics.performanceMetrics(orgId, range, null, 100);
       expect(first).toEqual({
         deliveryId: claimed!.delivery.id,
         formId,
@@ -570,33 +570,33 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       });
       expect(withDocument).toMatchObject({ submissionId: 2, documentBytes: 6, lastAttempt: null, status: 'pending' });
       expect(inactive).toMatchObject({ submissionId: 3, destinationDescription: null, destinationActive: false, format: 'xml_format' });
-      const page = await store.performanceMetrics(orgId, range, null, 2);
+      const page = await store.metrics.performanceMetrics(orgId, range, null, 2);
       expect(page.map((metric) => metric.submissionId)).toEqual([1, 2]);
-      const next = await store.performanceMetrics(orgId, range, { createdAt: page[1]!.createdAt, deliveryId: page[1]!.deliveryId }, 2);
+      const next = await store.metrics.performanceMetrics(orgId, range, { createdAt: page[1]!.createdAt, deliveryId: page[1]!.deliveryId }, 2);
       expect(next.map((metric) => metric.submissionId)).toEqual([3]);
-      expect(await store.performanceMetrics(otherOrgId, range, null, 100)).toHaveLength(1);
+      expect(await store.metrics.performanceMetrics(otherOrgId, range, null, 100)).toHaveLength(1);
     });
 
     it('seals secrets stored in clear by an older release, once', async () => {
       const created = await createDestination();
       const secrets = { current: 'whsec_' + Buffer.alloc(32, 1).toString('base64'), retired: [{ secret: 'whsec_' + Buffer.alloc(32, 2).toString('base64'), expiresAt: new Date(Date.now() + 60_000).toISOString() }] };
       await adapter.writeInClear(created.id, secrets);
-      expect((await store.getDestination(orgId, formId, created.id))!.secrets).toEqual(secrets);
-      expect(await store.sealSecrets()).toBe(1);
+      expect((await store.destinations.getDestination(orgId, formId, created.id))!.secrets).toEqual(secrets);
+      expect(await store.destinations.sealSecrets()).toBe(1);
       const raw = await adapter.rawDestination(created.id);
       for (const clear of [...clearForms(secrets.current), ...clearForms(secrets.retired[0]!.secret)]) expect(raw).not.toContain(clear);
-      expect((await store.getDestination(orgId, formId, created.id))!.secrets).toEqual(secrets);
-      expect(await store.sealSecrets()).toBe(0);
+      expect((await store.destinations.getDestination(orgId, formId, created.id))!.secrets).toEqual(secrets);
+      expect(await store.destinations.sealSecrets()).toBe(0);
     });
 
     it('refuses a key that did not seal the secrets, on sealing and on reading, changing nothing', async () => {
       const created = await createDestination();
       const before = await adapter.rawDestination(created.id);
       const wrong = await reopen(new SecretCipher(otherKey));
-      await expect(wrong.sealSecrets()).rejects.toThrow(SecretsKeyError);
-      await expect(wrong.sealSecrets()).rejects.toThrow(/not with DELIVERY_SECRETS_KEY/);
-      await expect(wrong.getDestination(orgId, formId, created.id)).rejects.toThrow(SecretsKeyError);
-      await wrong.createDeliveries([delivery(created.id, 1)], t0);
+      await expect(wrong.destinations.sealSecrets()).rejects.toThrow(SecretsKeyError);
+      await expect(wrong.destinations.sealSecrets()).rejects.toThrow(/not with DELIVERY_SECRETS_KEY/);
+      await expect(wrong.destinations.getDestination(orgId, formId, created.id)).rejects.toThrow(SecretsKeyError);
+      await wrong.queue.createDeliveries([delivery(created.id, 1)], t0);
       await expect(claimDue(t0)).rejects.toThrow(SecretsKeyError);
       expect(await adapter.rawDestination(created.id)).toBe(before);
     });
@@ -604,12 +604,12 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
     it('reads secrets sealed with the previous key during a key rotation, and seals them with the new one', async () => {
       const created = await createDestination();
       const rotatedKey = await reopen(new SecretCipher(otherKey, testKey));
-      expect((await rotatedKey.getDestination(orgId, formId, created.id))!.secrets).toEqual(created.secrets);
-      expect(await rotatedKey.sealSecrets()).toBe(1);
+      expect((await rotatedKey.destinations.getDestination(orgId, formId, created.id))!.secrets).toEqual(created.secrets);
+      expect(await rotatedKey.destinations.sealSecrets()).toBe(1);
       const newOnly = await reopen(new SecretCipher(otherKey));
-      expect((await newOnly.getDestination(orgId, formId, created.id))!.secrets).toEqual(created.secrets);
+      expect((await newOnly.destinations.getDestination(orgId, formId, created.id))!.secrets).toEqual(created.secrets);
       const oldOnly = await reopen(new SecretCipher(testKey));
-      await expect(oldOnly.sealSecrets()).rejects.toThrow(SecretsKeyError);
+      await expect(oldOnly.destinations.sealSecrets()).rejects.toThrow(SecretsKeyError);
     });
 
     // A form deleted ----------------------------------------------------------------------
@@ -619,15 +619,15 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       const second = await createDestination({ format: 'xml_format' });
       const otherForm = await createDestination({ formId: otherFormId });
       const otherOrg = await createDestination({ orgId: otherOrgId });
-      await store.createDeliveries([delivery(first.id, 1), delivery(second.id, 1), delivery(otherForm.id, 2, { formId: otherFormId })], t0);
-      await store.createDeliveries([delivery(otherOrg.id, 3, { orgId: otherOrgId })], t0);
-      expect(await store.deleteFormDestinations(orgId, formId)).toBe(2);
-      expect(await store.listDestinations(orgId, formId)).toEqual([]);
-      await expectNotFound(store.listDeliveries(orgId, formId, first.id, { offset: 0, limit: 10 }));
+      await store.queue.createDeliveries([delivery(first.id, 1), delivery(second.id, 1), delivery(otherForm.id, 2, { formId: otherFormId })], t0);
+      await store.queue.createDeliveries([delivery(otherOrg.id, 3, { orgId: otherOrgId })], t0);
+      expect(await store.destinations.deleteFormDestinations(orgId, formId)).toBe(2);
+      expect(await store.destinations.listDestinations(orgId, formId)).toEqual([]);
+      await expectNotFound(store.queue.listDeliveries(orgId, formId, first.id, { offset: 0, limit: 10 }));
       expect((await claimDue(t0)).map((claim) => claim.destination.id).sort()).toEqual([otherForm.id, otherOrg.id].sort());
-      expect(await store.deleteFormDestinations(orgId, formId)).toBe(0);
-      expect((await store.listDestinations(orgId, otherFormId)).map((d) => d.id)).toEqual([otherForm.id]);
-      expect((await store.listDestinations(otherOrgId, formId)).map((d) => d.id)).toEqual([otherOrg.id]);
+      expect(await store.destinations.deleteFormDestinations(orgId, formId)).toBe(0);
+      expect((await store.destinations.listDestinations(orgId, otherFormId)).map((d) => d.id)).toEqual([otherForm.id]);
+      expect((await store.destinations.listDestinations(otherOrgId, formId)).map((d) => d.id)).toEqual([otherOrg.id]);
     });
 
     // Retention ------------------------------------------------------------------------------
@@ -636,7 +636,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
     async function finish(at: number, submissionIds: number[], result: 'delivered' | 'gone' | 'failed', step = 1) {
       const claims = (await claimDue(at)).filter((claim) => submissionIds.includes(claim.delivery.submissionId));
       for (const claim of claims) {
-        await store.recordAttempt(
+        await store.queue.recordAttempt(
           { deliveryId: claim.delivery.id, claimToken: claim.claimToken },
           attempt(at, { statusCode: result === 'delivered' ? 200 : 500 }),
           attemptOutcome({ kind: result }, step, at, 0.5),
@@ -650,40 +650,40 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       const destination = await createDestination();
       const other = await createDestination();
       // Each made just before its attempt: claiming takes all that are due.
-      await store.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2), delivery(other.id, 9)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2), delivery(other.id, 9)], t0);
       await finish(t0, [1, 2, 9], 'delivered');
-      await store.createDeliveries([delivery(destination.id, 3)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 3)], t0);
       await finish(t0, [3], 'failed', 8); // given up
       // 4 stays pending: failed once, retried later.
-      await store.createDeliveries([delivery(destination.id, 4)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 4)], t0);
       await finish(t0, [4], 'failed', 1);
-      await store.createDeliveries([delivery(destination.id, 5)], t0 + 10 * day);
+      await store.queue.createDeliveries([delivery(destination.id, 5)], t0 + 10 * day);
       await finish(t0 + 10 * day, [5], 'delivered');
 
       const cutoff = t0 + day;
-      expect(await store.sweepEnded(cutoff, 2)).toBe(2);
-      expect(await store.sweepEnded(cutoff, 2)).toBe(2);
-      expect(await store.sweepEnded(cutoff, 2)).toBe(0);
-      const log = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
+      expect(await store.queue.sweepEnded(cutoff, 2)).toBe(2);
+      expect(await store.queue.sweepEnded(cutoff, 2)).toBe(2);
+      expect(await store.queue.sweepEnded(cutoff, 2)).toBe(0);
+      const log = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries;
       expect(log.map((d) => [d.submissionId, d.status])).toEqual([
         [5, 'succeeded'],
         [4, 'pending'],
       ]);
       expect(log[1]!.attempts).toHaveLength(1);
-      expect((await store.listDeliveries(orgId, formId, other.id, { offset: 0, limit: 10 })).total).toBe(0);
+      expect((await store.queue.listDeliveries(orgId, formId, other.id, { offset: 0, limit: 10 })).total).toBe(0);
       // Much later, the pending one is still kept; the recent one goes in its turn.
-      expect(await store.sweepEnded(t0 + 100 * day, 10)).toBe(1);
-      expect((await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries.map((d) => d.submissionId)).toEqual([4]);
+      expect(await store.queue.sweepEnded(t0 + 100 * day, 10)).toBe(1);
+      expect((await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 10 })).deliveries.map((d) => d.submissionId)).toEqual([4]);
     });
 
     it('keeps an old delivery redelivered since: it is pending again', async () => {
       const destination = await createDestination();
-      await store.createDeliveries([delivery(destination.id, 1)], t0);
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
       await finish(t0, [1], 'delivered');
-      const [done] = (await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
-      await store.redeliver(orgId, formId, destination.id, done!.id, t0 + 1000);
-      expect(await store.sweepEnded(t0 + 5000, 10)).toBe(0);
-      expect((await store.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).total).toBe(1);
+      const [done] = (await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).deliveries;
+      await store.queue.redeliver(orgId, formId, destination.id, done!.id, t0 + 1000);
+      expect(await store.queue.sweepEnded(t0 + 5000, 10)).toBe(0);
+      expect((await store.queue.listDeliveries(orgId, formId, destination.id, { offset: 0, limit: 1 })).total).toBe(1);
     });
 
     it('answers ping', async () => {

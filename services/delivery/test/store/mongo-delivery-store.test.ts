@@ -86,9 +86,9 @@ describeWithMongo('MongoDeliveryStore', (mongo) => {
       dbName = freshDatabase();
       const store = await open(new SecretCipher(testKey));
       try {
-        const destination = await store.createDestination(newDestination(), 'c1');
-        await store.deleteDestination(orgId, formId, destination.id);
-        expect(await store.createDeliveries([delivery(destination.id, 1)], Date.now())).toBe(0);
+        const destination = await store.destinations.createDestination(newDestination(), 'c1');
+        await store.destinations.deleteDestination(orgId, formId, destination.id);
+        expect(await store.queue.createDeliveries([delivery(destination.id, 1)], Date.now())).toBe(0);
         expect(await connection.collection('deliveries').countDocuments({ destinationId: destination.id })).toBe(0);
       } finally {
         await store.close();

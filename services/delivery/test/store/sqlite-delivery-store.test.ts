@@ -49,7 +49,7 @@ describe('SqliteDeliveryStore on a file', () => {
   it('keeps the schedule across a restart, and leases hold between two processes on one file', async () => {
     const file = join(dir, 'delivery.sqlite');
     const first = new SqliteDeliveryStore(file, testCipher);
-    const destination = await first.createDestination(
+    const destination = await first.destinations.createDestination(
       {
         orgId: 1,
         formId: 2,
@@ -61,7 +61,7 @@ describe('SqliteDeliveryStore on a file', () => {
       },
       randomUUID(),
     );
-    await first.createDeliveries(
+    await first.queue.createDeliveries(
       [{ orgId: 1, formId: 2, destinationId: destination.id, submissionId: 9, webhookId: 'msg_1', contentType: 'application/json', body: '{}' }],
       1000,
     );
@@ -69,10 +69,10 @@ describe('SqliteDeliveryStore on a file', () => {
 
     const [one, two] = [new SqliteDeliveryStore(file, testCipher), new SqliteDeliveryStore(file, testCipher)];
     try {
-      const due = await one.dueDeliveries(2000, 10, 10);
+      const due = await one.queue.dueDeliveries(2000, 10, 10);
       expect(due).toHaveLength(1);
       const ids = due.map((candidate) => candidate.id);
-      const [claimedByOne, claimedByTwo] = [await one.claim(ids, 2000, 60_000), await two.claim(ids, 2000, 60_000)];
+      const [claimedByOne, claimedByTwo] = [await one.queue.claim(ids, 2000, 60_000), await two.queue.claim(ids, 2000, 60_000)];
       expect(claimedByOne).toHaveLength(1);
       expect(claimedByTwo).toEqual([]);
     } finally {
@@ -103,8 +103,8 @@ describe('SqliteDeliveryStore over a database of the release before sealed secre
 
     const store = new SqliteDeliveryStore(file, testCipher);
     try {
-      expect(await store.sealSecrets()).toBe(1);
-      expect((await store.getDestination(1, 2, 1))!.secrets).toEqual({ current: clear, retired: [] });
+      expect(await store.destinations.sealSecrets()).toBe(1);
+      expect((await store.destinations.getDestination(1, 2, 1))!.secrets).toEqual({ current: clear, retired: [] });
     } finally {
       await store.close();
     }

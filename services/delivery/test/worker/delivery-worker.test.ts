@@ -37,7 +37,7 @@ function startableWorker(store: SqliteDeliveryStore, closers: Array<() => Promis
 }
 
 async function destinationTo(store: SqliteDeliveryStore, receiver: LocalReceiver) {
-  return store.createDestination(
+  return store.destinations.createDestination(
     {
       orgId: 1,
       formId: 2,
@@ -52,7 +52,7 @@ async function destinationTo(store: SqliteDeliveryStore, receiver: LocalReceiver
 }
 
 async function createDeliveries(store: SqliteDeliveryStore, destinationId: number, submissionIds: number[]): Promise<void> {
-  await store.createDeliveries(
+  await store.queue.createDeliveries(
     submissionIds.map((id) => ({
       orgId: 1,
       formId: 2,
@@ -67,7 +67,7 @@ async function createDeliveries(store: SqliteDeliveryStore, destinationId: numbe
 }
 
 async function allSucceeded(store: SqliteDeliveryStore, destinationId: number): Promise<boolean> {
-  return (await store.listDeliveries(1, 2, destinationId, { offset: 0, limit: 100 })).deliveries.every((d) => d.status === 'succeeded');
+  return (await store.queue.listDeliveries(1, 2, destinationId, { offset: 0, limit: 100 })).deliveries.every((d) => d.status === 'succeeded');
 }
 
 describe('delivery workers', () => {
@@ -108,8 +108,8 @@ describe('delivery workers', () => {
       receiver = await startReceiver();
       const store = new SqliteDeliveryStore(join(dir, 'delivery.sqlite'), testCipher);
       let passes = 0;
-      const dueDeliveries = store.dueDeliveries.bind(store);
-      store.dueDeliveries = (...args) => {
+      const dueDeliveries = store.queue.dueDeliveries.bind(store);
+      store.queue.dueDeliveries = (...args) => {
         passes += 1;
         return dueDeliveries(...args);
       };

@@ -87,10 +87,10 @@ describe('images in documents', () => {
   };
 
   async function documentFor(format: Destination['format'], formatParameters: FormatParameters = {}, transport: Destination['transport'] = { type: 'email_transport', parameters: { to_addresses: 'office@example.test' } }) {
-    const destination = await store.createDestination({ orgId: 3, formId: 9, description: null, format, formatParameters, transport, secrets: newSigningSecrets() }, randomUUID());
+    const destination = await store.destinations.createDestination({ orgId: 3, formId: 9, description: null, format, formatParameters, transport, secrets: newSigningSecrets() }, randomUUID());
     const payload = submission({ submissionId: 40 + destination.id, answers });
-    await store.createDeliveries([newDelivery(payload, destination)], Date.now());
-    const [claimed] = await store.claim([(await store.dueDeliveries(Date.now(), 10, 10)).find((due) => due.destinationId === destination.id)!.id], Date.now(), Date.now() + 60_000);
+    await store.queue.createDeliveries([newDelivery(payload, destination)], Date.now());
+    const [claimed] = await store.queue.claim([(await store.queue.dueDeliveries(Date.now(), 10, 10)).find((due) => due.destinationId === destination.id)!.id], Date.now(), Date.now() + 60_000);
     return documentOf({ store, render, bus, commandTimeoutMs: 2000, now: Date.now }, claimed!.delivery, claimed!.destination);
   }
 
@@ -138,10 +138,10 @@ describe('images in documents', () => {
     bare.handleCommand('directory', directoryCommands.getForm, async () => form);
     await bare.start();
     try {
-      const destination = await store.createDestination({ orgId: 3, formId: 9, description: null, format: 'pdf_format', formatParameters: {}, transport: { type: 'email_transport', parameters: { to_addresses: 'o@example.test' } }, secrets: newSigningSecrets() }, randomUUID());
-      await store.createDeliveries([newDelivery(submission({ submissionId: 900, answers }), destination)], Date.now());
-      const due = (await store.dueDeliveries(Date.now(), 10, 10)).find((candidate) => candidate.destinationId === destination.id)!;
-      const [claimed] = await store.claim([due.id], Date.now(), Date.now() + 60_000);
+      const destination = await store.destinations.createDestination({ orgId: 3, formId: 9, description: null, format: 'pdf_format', formatParameters: {}, transport: { type: 'email_transport', parameters: { to_addresses: 'o@example.test' } }, secrets: newSigningSecrets() }, randomUUID());
+      await store.queue.createDeliveries([newDelivery(submission({ submissionId: 900, answers }), destination)], Date.now());
+      const due = (await store.queue.dueDeliveries(Date.now(), 10, 10)).find((candidate) => candidate.destinationId === destination.id)!;
+      const [claimed] = await store.queue.claim([due.id], Date.now(), Date.now() + 60_000);
       const document = await documentOf({ store, render, bus: bare, commandTimeoutMs: 2000, now: Date.now }, claimed!.delivery, claimed!.destination);
       expect(pdfImages(document.bytes)).toEqual([{ width: 8, height: 8 }]);
       expect(pdfText(document.bytes)).toContain('image photo-1.png: not available');

@@ -78,18 +78,18 @@ describe('a render longer than the lease, two workers (two replicas) on one stor
   async function mailOnce(holdLease: boolean, to: string) {
     const file = join(dir, 'delivery.sqlite');
     const [one, two] = [replica(file, holdLease), replica(file, holdLease)];
-    const destination = await one.store.createDestination(
+    const destination = await one.store.destinations.createDestination(
       { orgId: 3, formId: 9, description: null, format: 'pdf_format', formatParameters: {}, transport: { type: 'email_transport', parameters: { to_addresses: to } }, secrets: newSigningSecrets() },
       randomUUID(),
     );
-    await one.store.createDeliveries([newDelivery(submission(), destination)], Date.now());
+    await one.store.queue.createDeliveries([newDelivery(submission(), destination)], Date.now());
     one.worker.start();
     // The second replica starts once the first has claimed: it finds the delivery leased.
-    await waitFor(async () => (await one.store.inFlight(Date.now())).byDestination.get(destination.id) === 1, { description: 'the first claim', timeoutMs: 5000, intervalMs: 5 });
+    await waitFor(async () => (await one.store.queue.inFlight(Date.now())).byDestination.get(destination.id) === 1, { description: 'the first claim', timeoutMs: 5000, intervalMs: 5 });
     two.worker.start();
     const [delivery] = await waitFor(
       async () => {
-        const { deliveries } = await one.store.listDeliveries(3, 9, destination.id, { offset: 0, limit: 1 });
+        const { deliveries } = await one.store.queue.listDeliveries(3, 9, destination.id, { offset: 0, limit: 1 });
         return deliveries[0]?.status === 'succeeded' && one.worker.busy === 0 && two.worker.busy === 0 ? deliveries : undefined;
       },
       { description: 'the delivery succeeded, both workers idle', timeoutMs: 30_000 },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pushEvents } from '@formcast/contracts';
-import type { Logger } from '@formcast/platform';
+import { RepeatingTask, type Logger } from '@formcast/platform';
 import { inSpan, SpanKind } from '@formcast/tracing';
 import { devicePushToken } from '../directory-cache/device-push-token';
 import type { DirectoryLookup } from '../directory-cache/directory-lookup';
@@ -41,9 +41,7 @@ function releaseTraced<T>(due: number, requestId: string, release: () => Promise
  */
 export class DispatchRelease {
   private readonly batchSize: number;
-  private running = false;
-  private timer: NodeJS.Timeout | null = null;
-  private looking: Promise<unknown> | null = null;
+  private readonly task: RepeatingTask;
 
   constructor(
     private readonly store: PushStore,
@@ -53,20 +51,20 @@ export class DispatchRelease {
     private readonly options: DispatchReleaseOptions,
   ) {
     this.batchSize = options.batchSize ?? 200;
+    this.task = new RepeatingTask(() => this.releaseDue(), {
+      intervalMs: options.intervalMs,
+      failed: (err) => this.logger.warn({ err }, 'could not release due dispatches; will try again'),
+    });
   }
 
+  /** A first look at once, then one every interval (each after the last ended). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedule(0);
+    this.task.start(0);
   }
 
   /** Stops after the look in flight. */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.looking;
+  stop(): Promise<void> {
+    return this.task.stop();
   }
 
   /** Releases every dispatch due now, batch after batch; how many it released. */
@@ -102,18 +100,5 @@ export class DispatchRelease {
       if (!tokens.has(key)) tokens.set(key, await devicePushToken(this.directory, d.orgId, d.deviceId, requestId));
     }
     return tokens;
-  }
-
-  private schedule(ms: number): void {
-    if (!this.running) return;
-    this.timer = setTimeout(() => {
-      this.looking = this.releaseDue()
-        .catch((err: unknown) => this.logger.warn({ err }, 'could not release due dispatches; will try again'))
-        .finally(() => {
-          this.looking = null;
-          this.schedule(this.options.intervalMs);
-        });
-    }, ms);
-    this.timer.unref();
   }
 }

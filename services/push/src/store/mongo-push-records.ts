@@ -21,16 +21,6 @@ export const unreleased = { releasedAt: { $type: 'null' } } as const;
 export const released = { releasedAt: { $not: { $type: 'null' } } } as const;
 const dateOrNull = (iso: string | null) => (iso === null ? null : new Date(iso));
 
-export const oneshotFromDoc = ({ _id, createdAt, updatedAt, scheduledAt, releasedAt, ...fields }: OneshotDoc): Oneshot => ({
-  ...fields,
-  ...legacyDefaults(fields),
-  id: _id,
-  createdAt: createdAt.toISOString(),
-  updatedAt: updatedAt.toISOString(),
-  scheduledAt: isoOrNull(scheduledAt),
-  releasedAt: releasedAtOf(releasedAt, createdAt),
-});
-
 /** A dispatch as the v3 listings read it (no payload). */
 export const dispatchFromDoc = ({ _id, createdAt, updatedAt, scheduledAt, releasedAt, ...fields }: Omit<OneshotDoc, 'payload'>): DispatchSummary => ({
   ...fields,
@@ -41,6 +31,8 @@ export const dispatchFromDoc = ({ _id, createdAt, updatedAt, scheduledAt, releas
   scheduledAt: isoOrNull(scheduledAt),
   releasedAt: releasedAtOf(releasedAt, createdAt),
 });
+
+export const oneshotFromDoc = (doc: OneshotDoc): Oneshot => ({ ...dispatchFromDoc(doc), payload: doc.payload });
 
 export const oneshotToDoc = ({ id, createdAt, updatedAt, scheduledAt, releasedAt, ...fields }: Oneshot): OneshotDoc => ({
   ...fields,

@@ -1,6 +1,6 @@
 import type { Envelope, SubmissionReceivedPayload } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
-import { endWritable } from '@formcast/storage';
+import { deleteGridFsFile, downloadGridFsFile, uploadGridFsFile } from '@formcast/storage';
 import { mongo, type ClientSession, type Connection } from 'mongoose';
 import type { Submission } from '../domain/records';
 import { withSubmissionImages, type AnnouncedImage } from '../domain/submission-events';
@@ -137,38 +137,20 @@ export class MongoSubmissionImages implements SubmissionImageStore {
     return new mongo.GridFSBucket(db, { bucketName: submissionImageFilesBucket });
   }
 
-  private async upload(image: SubmissionImage, bytes: Buffer): Promise<mongo.ObjectId> {
-    const upload = this.bucket().openUploadStream(`submission-image-${image.uuid}`, {
-      metadata: { orgId: image.orgId, deviceId: image.deviceId, imageIdentifier: image.imageIdentifier },
+  private upload(image: SubmissionImage, bytes: Buffer): Promise<mongo.ObjectId> {
+    return uploadGridFsFile(this.bucket(), `submission-image-${image.uuid}`, bytes, {
+      orgId: image.orgId,
+      deviceId: image.deviceId,
+      imageIdentifier: image.imageIdentifier,
     });
-    try {
-      await endWritable(upload, bytes);
-    } catch (error) {
-      await this.deleteFile(upload.id).catch(() => undefined);
-      throw error;
-    }
-    return upload.id;
   }
 
   /** The file's bytes; null when it is gone or shorter than the record says (replaced while read). */
-  private async download(fileId: mongo.ObjectId, size: number): Promise<Buffer | null> {
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of this.bucket().openDownloadStream(fileId)) chunks.push(chunk as Buffer);
-    } catch (error) {
-      const message = String((error as { message?: unknown } | null)?.message ?? '');
-      if (/file ?not ?found/i.test(message) || message.startsWith('ChunkIsMissing')) return null;
-      throw error;
-    }
-    const bytes = Buffer.concat(chunks);
-    return bytes.length === size ? bytes : null;
+  private download(fileId: mongo.ObjectId, size: number): Promise<Buffer | null> {
+    return downloadGridFsFile(this.bucket(), fileId, size);
   }
 
-  private async deleteFile(fileId: mongo.ObjectId): Promise<void> {
-    try {
-      await this.bucket().delete(fileId);
-    } catch (error) {
-      if (!/file ?not ?found/i.test(String((error as { message?: unknown } | null)?.message ?? ''))) throw error;
-    }
+  private deleteFile(fileId: mongo.ObjectId): Promise<void> {
+    return deleteGridFsFile(this.bucket(), fileId);
   }
 }

@@ -1,5 +1,5 @@
 import { AppError } from '@formcast/platform';
-import { dropIndexIfPresent, endWritable, isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
+import { deleteGridFsFile, downloadGridFsFile, dropIndexIfPresent, isMongoDuplicateKey, MongoStore, nextMongoId, uploadGridFsFile } from '@formcast/storage';
 import { mongo, type Connection } from 'mongoose';
 import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
 import type { CheckedFile, Resource } from '../domain/records';
@@ -167,14 +167,7 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     if (done) return asyncUpdateFromDoc(done);
     let fileId: mongo.ObjectId | null = null;
     if (bytes !== undefined) {
-      const upload = this.bucket().openUploadStream(`async-update-${job.id}`, { metadata: { orgId: job.orgId, asyncUpdateId: job.id } });
-      try {
-        await endWritable(upload, bytes); // a failed chunk or files insert rejects (see uploadFile)
-      } catch (error) {
-        await this.deleteFile(upload.id).catch(() => undefined);
-        throw error;
-      }
-      fileId = upload.id;
+      fileId = await uploadGridFsFile(this.bucket(), `async-update-${job.id}`, bytes, { orgId: job.orgId, asyncUpdateId: job.id });
     }
     const doc: AsyncUpdateDoc = {
       _id: job.id,
@@ -248,18 +241,9 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
    * failed upload leaves nothing (should that delete fail too, the chunks carry `files_id`
    * with no files document: `resource_files.chunks` minus `resource_files.files`).
    */
-  private async uploadFile(orgId: number, resourceId: number, file: CheckedFile): Promise<mongo.ObjectId> {
+  private uploadFile(orgId: number, resourceId: number, file: CheckedFile): Promise<mongo.ObjectId> {
     // The GridFS file name is informational only; the resource keeps the client's name.
-    const upload = this.bucket().openUploadStream(`resource-${resourceId}`, {
-      metadata: { orgId, resourceId, contentType: file.contentType },
-    });
-    try {
-      await endWritable(upload, file.bytes);
-    } catch (error) {
-      await this.deleteFile(upload.id).catch(() => undefined);
-      throw error;
-    }
-    return upload.id;
+    return uploadGridFsFile(this.bucket(), `resource-${resourceId}`, file.bytes, { orgId, resourceId, contentType: file.contentType });
   }
 
   /**
@@ -267,16 +251,8 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
    * while it was read (a chunk missing, or fewer bytes than the resource says: GridFS ends the
    * read quietly where the chunks end). The caller reads the resource again to tell which.
    */
-  private async downloadFile(fileId: mongo.ObjectId, byteSize: number): Promise<Buffer | null> {
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of this.bucket().openDownloadStream(fileId)) chunks.push(chunk as Buffer);
-    } catch (error) {
-      if (isFileNotFound(error) || isChunkMissing(error)) return null;
-      throw error;
-    }
-    const bytes = Buffer.concat(chunks);
-    return bytes.length === byteSize ? bytes : null;
+  private downloadFile(fileId: mongo.ObjectId, byteSize: number): Promise<Buffer | null> {
+    return downloadGridFsFile(this.bucket(), fileId, byteSize);
   }
 
   private async readResourceFileAgain(
@@ -295,12 +271,8 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
   }
 
   /** Deletes a GridFS file; one already gone is fine. */
-  private async deleteFile(fileId: mongo.ObjectId): Promise<void> {
-    try {
-      await this.bucket().delete(fileId);
-    } catch (error) {
-      if (!isFileNotFound(error)) throw error;
-    }
+  private deleteFile(fileId: mongo.ObjectId): Promise<void> {
+    return deleteGridFsFile(this.bucket(), fileId);
   }
 
   private async resourceDoc(orgId: number, resourceId: number): Promise<ResourceDoc | null> {
@@ -308,17 +280,6 @@ export class MongoResourceStore extends MongoStore<ResourceModels> implements Re
     // resources: by _id (orgId checked on the one document).
     return this.models.Resource.findOne({ _id: resourceId, orgId }).lean<ResourceDoc>();
   }
-}
-
-/** The driver's MongoGridFSChunkError for a chunk missing: the file was deleted while it was read. */
-function isChunkMissing(error: unknown): boolean {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && message.startsWith('ChunkIsMissing');
-}
-
-function isFileNotFound(error: unknown): boolean {
-  const message = (error as { message?: unknown } | null)?.message;
-  return typeof message === 'string' && /file ?not ?found/i.test(message);
 }
 
 function fileFields(file: CheckedFile) {

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 
 /** An address on an organization's bounce list (see DeliveryStore.recordBounces); `_id` is `<orgId>:<address in lower case>`. */
 export interface BouncedAddressDoc {
@@ -12,11 +12,11 @@ export interface BouncedAddressDoc {
 
 export const bouncedAddressSchema = new Schema<BouncedAddressDoc>(
   {
-    _id: { type: String, required: true },
-    orgId: { type: Number, required: true },
-    address: { type: String, required: true },
-    bouncedAt: { type: Date, required: true },
-    reason: { type: String, required: true },
+    _id: requiredField(String),
+    orgId: requiredField(Number),
+    address: requiredField(String),
+    bouncedAt: requiredField(Date),
+    reason: requiredField(String),
   },
   { versionKey: false },
 );

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 
 /** A delivery's rendered document (see DeliveryStore.saveDocument), its id the delivery's. */
 export interface DeliveryDocumentDoc {
@@ -15,13 +15,13 @@ export interface DeliveryDocumentDoc {
 
 export const deliveryDocumentSchema = new Schema<DeliveryDocumentDoc>(
   {
-    _id: { type: Number, required: true },
-    destinationId: { type: Number, required: true },
-    message: { type: String, required: true },
-    contentType: { type: String, required: true },
-    fileName: { type: String, required: true },
-    bytes: { type: Buffer, required: true },
-    createdAt: { type: Date, required: true },
+    _id: requiredField(Number),
+    destinationId: requiredField(Number),
+    message: requiredField(String),
+    contentType: requiredField(String),
+    fileName: requiredField(String),
+    bytes: requiredField(Buffer),
+    createdAt: requiredField(Date),
   },
   { versionKey: false },
 );

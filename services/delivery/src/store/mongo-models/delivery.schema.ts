@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 import type { Delivery, DeliveryAttempt } from '../../domain/records';
 
 /** An attempt, kept inside its delivery (the newest `attemptsKeptPerDelivery`). */
@@ -18,9 +18,9 @@ export type DeliveryDoc = Omit<Delivery, 'id' | 'nextAttemptAt' | 'createdAt' | 
 
 const attemptSchema = new Schema<AttemptDoc>(
   {
-    attemptedAt: { type: Date, required: true },
+    attemptedAt: requiredField(Date),
     statusCode: { type: Number, default: null },
-    durationMs: { type: Number, required: true },
+    durationMs: requiredField(Number),
     responseBody: { type: String, default: null },
     error: { type: String, default: null },
   },
@@ -29,22 +29,22 @@ const attemptSchema = new Schema<AttemptDoc>(
 
 export const deliverySchema = new Schema<DeliveryDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
-    formId: { type: Number, required: true },
-    destinationId: { type: Number, required: true },
-    submissionId: { type: Number, required: true },
-    webhookId: { type: String, required: true },
-    contentType: { type: String, required: true },
+    _id: requiredField(Number),
+    orgId: requiredField(Number),
+    formId: requiredField(Number),
+    destinationId: requiredField(Number),
+    submissionId: requiredField(Number),
+    webhookId: requiredField(String),
+    contentType: requiredField(String),
     body: { type: String, default: '' },
     status: { type: String, required: true, enum: ['pending', 'succeeded', 'failed'] },
-    scheduleStep: { type: Number, required: true },
+    scheduleStep: requiredField(Number),
     nextAttemptAt: { type: Date, default: null },
-    claimedUntil: { type: Date, required: true },
+    claimedUntil: requiredField(Date),
     claimToken: { type: String, default: null },
     attempts: { type: [attemptSchema], default: [] },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    createdAt: requiredField(Date),
+    updatedAt: requiredField(Date),
   },
   { versionKey: false },
 );

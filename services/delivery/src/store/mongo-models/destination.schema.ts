@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 import type { DestinationTransport } from '@formcast/contracts';
 import type { Destination } from '../../domain/records';
 
@@ -30,32 +30,32 @@ export type DestinationDoc = Omit<
 };
 
 const retiredSecretSchema = new Schema<{ secret: string; expiresAt: Date }>(
-  { secret: { type: String, required: true }, expiresAt: { type: Date, required: true } },
+  { secret: requiredField(String), expiresAt: requiredField(Date) },
   { _id: false },
 );
 
 export const destinationSchema = new Schema<DestinationDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
-    formId: { type: Number, required: true },
+    _id: requiredField(Number),
+    orgId: requiredField(Number),
+    formId: requiredField(Number),
     description: { type: String, default: null },
-    active: { type: Boolean, required: true },
-    format: { type: String, required: true },
-    transportType: { type: String, required: true },
-    transportParameters: { type: String, required: true },
+    active: requiredField(Boolean),
+    format: requiredField(String),
+    transportType: requiredField(String),
+    transportParameters: requiredField(String),
     formatParameters: { type: String, default: '{}' },
     formatUpdatedAt: { type: Date, default: null },
     transportUpdatedAt: { type: Date, default: null },
-    secret: { type: String, required: true },
+    secret: requiredField(String),
     retiredSecrets: { type: [retiredSecretSchema], default: [] },
     deactivatedReason: { type: String, default: null },
     deactivatedAt: { type: Date, default: null },
     failingSince: { type: Date, default: null },
-    commandId: { type: String, required: true },
+    commandId: requiredField(String),
     rotationCommandId: { type: String, default: null },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    createdAt: requiredField(Date),
+    updatedAt: requiredField(Date),
   },
   { versionKey: false },
 );

@@ -1,15 +1,15 @@
 import { Schema } from 'mongoose';
 import type { ApiToken, ApiTokenSecret } from '../../domain/records';
-import { orgScopedFields, type MongoDoc } from '@formcast/storage';
+import { orgScopedFields, requiredField, type MongoDoc } from '@formcast/storage';
 
 export type ApiTokenDoc = MongoDoc<ApiToken & ApiTokenSecret, 'createdAt' | 'revokedAt'>;
 
 export const apiTokenSchema = new Schema<ApiTokenDoc>(
   {
     ...orgScopedFields,
-    tokenHash: { type: String, required: true },
+    tokenHash: requiredField(String),
     label: { type: String, default: '' },
-    createdAt: { type: Date, required: true },
+    createdAt: requiredField(Date),
     revokedAt: { type: Date, default: null },
   },
   { versionKey: false },

@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import { requiredField } from '@formcast/storage';
 import { appliedCommandWindowMs } from '../applied-commands';
 
 /**
@@ -15,10 +16,10 @@ export interface AppliedCommandDoc {
 
 export const appliedCommandSchema = new Schema<AppliedCommandDoc>(
   {
-    _id: { type: String, required: true },
-    orgId: { type: Number, required: true },
+    _id: requiredField(String),
+    orgId: requiredField(Number),
     createdIds: { type: [Number], required: true },
-    appliedAt: { type: Date, required: true },
+    appliedAt: requiredField(Date),
   },
   { versionKey: false },
 );

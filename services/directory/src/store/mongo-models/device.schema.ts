@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import type { Device, DeviceSecret } from '../../domain/records';
-import { orgScopedFields, type MongoDoc } from '@formcast/storage';
+import { orgScopedFields, requiredField, type MongoDoc } from '@formcast/storage';
 
 /** One custom attribute. */
 export interface CustomAttributeDoc {
@@ -19,25 +19,25 @@ export type DeviceDoc = Omit<MongoDoc<Device & DeviceSecret, 'createdAt'>, 'cust
 };
 
 const customAttributeSchema = new Schema<CustomAttributeDoc>(
-  { key: { type: String, required: true }, value: { type: String, default: '' } },
+  { key: requiredField(String), value: { type: String, default: '' } },
   { _id: false },
 );
 
 export const deviceSchema = new Schema<DeviceDoc>(
   {
     ...orgScopedFields,
-    identifier: { type: String, required: true },
+    identifier: requiredField(String),
     owner: { type: String, default: '' },
     description: { type: String, default: '' },
-    pendingApproval: { type: Boolean, required: true },
+    pendingApproval: requiredField(Boolean),
     pushToken: { type: String, default: null },
-    secretHash: { type: String, required: true },
+    secretHash: requiredField(String),
     groupIds: { type: [Number], default: [] },
     osVersion: { type: String, default: null },
     appIdentifier: { type: String, default: null },
     appVersion: { type: String, default: null },
     customAttributes: { type: [customAttributeSchema], default: [] },
-    createdAt: { type: Date, required: true },
+    createdAt: requiredField(Date),
   },
   { versionKey: false },
 );

@@ -1,4 +1,5 @@
 import { Schema } from 'mongoose';
+import { requiredField } from '@formcast/storage';
 import type { FormVersion } from '../../domain/records';
 
 /** A definition a form had before its current one (form.md's `?version=`); see FormStore.getVersion. */
@@ -6,12 +7,12 @@ export type FormVersionDoc = FormVersion & { orgId: number; formId: number; repl
 
 export const formVersionSchema = new Schema<FormVersionDoc>(
   {
-    orgId: { type: Number, required: true },
-    formId: { type: Number, required: true },
-    revision: { type: Number, required: true },
+    orgId: requiredField(Number),
+    formId: requiredField(Number),
+    revision: requiredField(Number),
     name: { type: String, default: '' },
-    definition: { type: Schema.Types.Mixed, required: true },
-    replacedAt: { type: Date, required: true },
+    definition: requiredField(Schema.Types.Mixed),
+    replacedAt: requiredField(Date),
   },
   // minimize off: an empty object inside a definition is content, not absence.
   { versionKey: false, minimize: false },

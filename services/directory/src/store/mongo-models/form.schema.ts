@@ -1,21 +1,21 @@
 import { Schema } from 'mongoose';
 import type { Form } from '../../domain/records';
-import { orgScopedFields, type MongoDoc } from '@formcast/storage';
+import { orgScopedFields, requiredField, type MongoDoc } from '@formcast/storage';
 
 export type FormDoc = MongoDoc<Form, 'createdAt' | 'updatedAt'>;
 
 export const formSchema = new Schema<FormDoc>(
   {
     ...orgScopedFields,
-    groupId: { type: Number, required: true },
+    groupId: requiredField(Number),
     name: { type: String, default: '' },
-    namespace: { type: String, required: true },
+    namespace: requiredField(String),
     description: { type: String, default: '' },
-    revision: { type: Number, required: true },
+    revision: requiredField(Number),
     locked: { type: Boolean, default: false },
-    definition: { type: Schema.Types.Mixed, required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    definition: requiredField(Schema.Types.Mixed),
+    createdAt: requiredField(Date),
+    updatedAt: requiredField(Date),
   },
   // minimize off: an empty object inside a definition is content, not absence.
   { versionKey: false, minimize: false },

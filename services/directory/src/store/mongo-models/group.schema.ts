@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import type { Group } from '../../domain/records';
-import { orgScopedFields, type MongoDoc } from '@formcast/storage';
+import { orgScopedFields, requiredField, type MongoDoc } from '@formcast/storage';
 
 /**
  * A group's forms are the forms whose `groupId` is the group; its devices are the devices
@@ -21,8 +21,8 @@ export type GroupDoc = MongoDoc<Omit<Group, 'formIds' | 'deviceIds' | 'tags'>> &
 export const groupSchema = new Schema<GroupDoc>(
   {
     ...orgScopedFields,
-    name: { type: String, required: true },
-    isDefault: { type: Boolean, required: true },
+    name: requiredField(String),
+    isDefault: requiredField(Boolean),
     tags: { type: [String], default: undefined },
     changeCount: { type: Number, default: 0 },
   },

@@ -1,6 +1,6 @@
 import { Schema } from 'mongoose';
 import type { Organization, OrganizationSecret } from '../../domain/records';
-import { idField, type MongoDoc } from '@formcast/storage';
+import { idField, requiredField, type MongoDoc } from '@formcast/storage';
 
 export type OrganizationDoc = MongoDoc<Organization & OrganizationSecret, 'createdAt'>;
 
@@ -8,8 +8,8 @@ export const organizationSchema = new Schema<OrganizationDoc>(
   {
     ...idField,
     name: { type: String, default: '' },
-    enrollmentCodeHash: { type: String, required: true },
-    createdAt: { type: Date, required: true },
+    enrollmentCodeHash: requiredField(String),
+    createdAt: requiredField(Date),
   },
   { versionKey: false },
 );

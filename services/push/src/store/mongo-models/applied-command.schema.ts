@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 
 /**
  * A command the store applied lately (see CommandWindow), written in the transaction of
@@ -15,9 +15,9 @@ export interface AppliedCommandDoc {
 
 export const appliedCommandSchema = new Schema<AppliedCommandDoc>(
   {
-    _id: { type: String, required: true },
+    _id: requiredField(String),
     oneshotIds: { type: [Number], required: true },
-    appliedAt: { type: Date, required: true },
+    appliedAt: requiredField(Date),
   },
   { versionKey: false },
 );

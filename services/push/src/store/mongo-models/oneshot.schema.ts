@@ -1,25 +1,25 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { Oneshot } from '../../domain/records';
-import { registeredModel, type MongoDoc } from '@formcast/storage';
+import { registeredModel, requiredField, type MongoDoc } from '@formcast/storage';
 
 export type OneshotDoc = MongoDoc<Oneshot, 'createdAt' | 'updatedAt' | 'scheduledAt' | 'releasedAt'>;
 
 export const oneshotSchema = new Schema<OneshotDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
-    deviceId: { type: Number, required: true },
-    deviceIdentifier: { type: String, required: true },
-    formId: { type: Number, required: true },
-    templateNamespace: { type: String, required: true },
-    namespace: { type: String, required: true },
+    _id: requiredField(Number),
+    orgId: requiredField(Number),
+    deviceId: requiredField(Number),
+    deviceIdentifier: requiredField(String),
+    formId: requiredField(Number),
+    templateNamespace: requiredField(String),
+    namespace: requiredField(String),
     // Not `required`: mongoose's required refuses '', which is a value here.
     name: { type: String, default: '' },
     description: { type: String, default: '' },
-    payload: { type: Schema.Types.Mixed, required: true },
+    payload: requiredField(Schema.Types.Mixed),
     state: { type: String, required: true, enum: ['outstanding', 'revoked', 'completed'] },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    createdAt: requiredField(Date),
+    updatedAt: requiredField(Date),
     // Dispatch fields (issue 14). releasedAt is null (the value, not a missing field) only for
     // a dispatch waiting for its time: documents kept from before it have none, and were released.
     formVersion: { type: String, default: '' },

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 
 /**
@@ -13,8 +13,8 @@ export interface OutboxDoc {
 
 export const outboxSchema = new Schema<OutboxDoc>(
   {
-    _id: { type: Number, required: true },
-    event: { type: Schema.Types.Mixed, required: true },
+    _id: requiredField(Number),
+    event: requiredField(Schema.Types.Mixed),
   },
   { versionKey: false, minimize: false },
 );

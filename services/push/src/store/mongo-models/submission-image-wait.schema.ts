@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 
 /** A submission waiting for the images it names: its `received` event is held here until the last one is stored. `_id`: the submission id. */
@@ -16,12 +16,12 @@ export interface SubmissionImageWaitDoc {
 
 export const submissionImageWaitSchema = new Schema<SubmissionImageWaitDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
-    deviceId: { type: Number, required: true },
+    _id: requiredField(Number),
+    orgId: requiredField(Number),
+    deviceId: requiredField(Number),
     named: { type: [String], required: true },
     awaiting: { type: [String], required: true },
-    event: { type: Schema.Types.Mixed, required: true },
+    event: requiredField(Schema.Types.Mixed),
   },
   { versionKey: false, minimize: false },
 );
@@ -46,7 +46,7 @@ export interface SubmissionImageEpochDoc {
 }
 
 export const submissionImageEpochSchema = new Schema<SubmissionImageEpochDoc>(
-  { _id: { type: String, required: true }, n: { type: Number, required: true } },
+  { _id: requiredField(String), n: requiredField(Number) },
   { versionKey: false },
 );
 

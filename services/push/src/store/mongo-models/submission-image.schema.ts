@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model, type mongo } from 'mongoose';
-import { registeredModel } from '@formcast/storage';
+import { registeredModel, requiredField } from '@formcast/storage';
 import type { SubmissionImage } from '../submission-image-store';
 
 /** A submission image's record; its bytes are the GridFS file `fileId` of the `submission_image_files` bucket. */
@@ -10,17 +10,17 @@ export interface SubmissionImageDoc extends Omit<SubmissionImage, 'uuid'> {
 
 export const submissionImageSchema = new Schema<SubmissionImageDoc>(
   {
-    _id: { type: String, required: true },
-    orgId: { type: Number, required: true },
-    deviceId: { type: Number, required: true },
-    deviceIdentifier: { type: String, required: true },
-    imageIdentifier: { type: String, required: true },
-    submissionIdentifier: { type: String, required: true },
-    contentType: { type: String, required: true },
-    size: { type: Number, required: true },
-    md5: { type: String, required: true },
-    createdAt: { type: String, required: true },
-    fileId: { type: Schema.Types.ObjectId, required: true },
+    _id: requiredField(String),
+    orgId: requiredField(Number),
+    deviceId: requiredField(Number),
+    deviceIdentifier: requiredField(String),
+    imageIdentifier: requiredField(String),
+    submissionIdentifier: requiredField(String),
+    contentType: requiredField(String),
+    size: requiredField(Number),
+    md5: requiredField(String),
+    createdAt: requiredField(String),
+    fileId: requiredField(Schema.Types.ObjectId),
   },
   { versionKey: false },
 );

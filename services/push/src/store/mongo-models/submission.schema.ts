@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { registeredModel, orgScopedFields, type MongoDoc } from '@formcast/storage';
+import { orgScopedFields, registeredModel, requiredField, type MongoDoc } from '@formcast/storage';
 import type { Submission } from '../../domain/records';
 
 /** A submission, under its own id (from the `submissions` counter). */
@@ -8,19 +8,19 @@ export type SubmissionDoc = MongoDoc<Submission, 'submittedAt' | 'receivedAt'>;
 export const submissionSchema = new Schema<SubmissionDoc>(
   {
     ...orgScopedFields,
-    deviceId: { type: Number, required: true },
-    deviceIdentifier: { type: String, required: true },
+    deviceId: requiredField(Number),
+    deviceIdentifier: requiredField(String),
     // Not `required`: mongoose's required refuses '', which is a value here.
     deviceOwner: { type: String, default: '' },
-    formId: { type: Number, required: true },
-    formNamespace: { type: String, required: true },
+    formId: requiredField(Number),
+    formNamespace: requiredField(String),
     formName: { type: String, default: '' },
     formVersion: { type: String, default: '' },
     oneshotId: { type: Number, default: null },
     clientSubmissionId: { type: String, default: null },
-    answers: { type: Schema.Types.Mixed, required: true },
-    submittedAt: { type: Date, required: true },
-    receivedAt: { type: Date, required: true },
+    answers: requiredField(Schema.Types.Mixed),
+    submittedAt: requiredField(Date),
+    receivedAt: requiredField(Date),
   },
   // minimize off: an empty object in the answers is content, not absence.
   { versionKey: false, minimize: false },

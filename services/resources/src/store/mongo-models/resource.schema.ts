@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model, type mongo } from 'mongoose';
-import { registeredModel, type MongoDoc } from '@formcast/storage';
+import { registeredModel, requiredField, type MongoDoc } from '@formcast/storage';
 import type { ContentColumn, ContentTable, Resource } from '../../domain/records';
 
 export type ContentColumnDoc = ContentColumn;
@@ -15,18 +15,18 @@ export type ResourceDoc = MongoDoc<Resource, 'createdAt' | 'updatedAt'> & {
 // `id: false`: these documents have a field of their own named id.
 const columnSchema = new Schema<ContentColumnDoc>(
   {
-    name: { type: String, required: true },
-    number: { type: Number, required: true },
-    id: { type: String, required: true },
+    name: requiredField(String),
+    number: requiredField(Number),
+    id: requiredField(String),
   },
   { _id: false, id: false },
 );
 
 const tableSchema = new Schema<ContentTableDoc>(
   {
-    tableName: { type: String, required: true },
-    sheetName: { type: String, required: true },
-    id: { type: String, required: true },
+    tableName: requiredField(String),
+    sheetName: requiredField(String),
+    id: requiredField(String),
     columns: { type: [columnSchema], default: [] },
   },
   { _id: false, id: false },
@@ -37,20 +37,20 @@ export const commandIndexName = 'orgId_1_commandId_1';
 
 export const resourceSchema = new Schema<ResourceDoc>(
   {
-    _id: { type: Number, required: true },
-    orgId: { type: Number, required: true },
-    originalFilename: { type: String, required: true },
+    _id: requiredField(Number),
+    orgId: requiredField(Number),
+    originalFilename: requiredField(String),
     description: { type: String, default: '' },
-    contentType: { type: String, required: true },
-    version: { type: Number, required: true },
-    identifier: { type: String, required: true },
-    byteSize: { type: Number, required: true },
-    sha256: { type: String, required: true },
+    contentType: requiredField(String),
+    version: requiredField(Number),
+    identifier: requiredField(String),
+    byteSize: requiredField(Number),
+    sha256: requiredField(String),
     contentSummary: { type: [tableSchema], default: [] },
-    fileId: { type: Schema.Types.ObjectId, required: true },
-    commandId: { type: String, required: true },
-    createdAt: { type: Date, required: true },
-    updatedAt: { type: Date, required: true },
+    fileId: requiredField(Schema.Types.ObjectId),
+    commandId: requiredField(String),
+    createdAt: requiredField(Date),
+    updatedAt: requiredField(Date),
   },
   { versionKey: false },
 );
