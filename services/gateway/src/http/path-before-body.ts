@@ -10,7 +10,9 @@ import {
 import { AppError, isAppError } from '@formcast/platform';
 import { pathId } from './path-params';
 
-type Lookup = <T = unknown>(type: string, payload: unknown) => Promise<T>;
+import type { Lookup } from '../route-table/declaration';
+import { pathIdMatcher } from '../route-table/path-matcher';
+import { routeTable } from '../route-table';
 
 interface PathCheck {
   /** Matched against the request's path; captures the path's ids, in order. */
@@ -37,16 +39,12 @@ async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string)
 }
 
 /**
- * The paths whose ids only a service can resolve, most specific first, and the lookup that
- * tells whether they exist. A path that matches none has no such id.
+ * The paths outside the route table whose ids only a service can resolve, most specific
+ * first, and the lookup that tells whether they exist. The table's routes declare their own
+ * (route-table/). A path that matches neither has no such id.
  */
 const pathChecks: PathCheck[] = [
-  {
-    path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/groups/${id}`),
-    check: (lookup, [group]) => lookup(directoryCommands.getGroup, { groupId: pathId(group, 'Group') }),
-  },
   { path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
-  { path: segment(`/organizations/[^/]+/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
   {
     path: segment(`/clients/${id}/oneshots/${id}`),
     check: async (lookup, [device, oneshot]) => {
@@ -86,6 +84,8 @@ const pathChecks: PathCheck[] = [
   { path: segment(`/device/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
 ];
 
+const declaredIds = pathIdMatcher(routeTable);
+
 /** A refusal of the body: its size, encoding, type, syntax or meaning (a service's too). */
 function isBodyRefusal(error: unknown): boolean {
   if (!isAppError(error)) return (error as { status?: unknown } | null)?.status !== undefined; // body-parser's errors
@@ -107,15 +107,17 @@ export function pathBeforeBody(bus: Bus, timeoutMs: number) {
       return;
     }
     const path = req.originalUrl.split('?')[0]!;
-    const match = pathChecks.map((entry) => ({ entry, ids: entry.path.exec(path) })).find(({ ids }) => ids !== null);
-    if (!match) {
+    const declared = declaredIds(req, path);
+    const match = declared ? undefined : pathChecks.map((entry) => ({ entry, ids: entry.path.exec(path) })).find(({ ids }) => ids !== null);
+    if (!declared && !match) {
       next(error);
       return;
     }
     const lookup: Lookup = (type, payload) =>
       bus.request(createEnvelope(type, payload, { orgId: req.context.orgId ?? null, requestId: req.context.requestId }), { timeoutMs });
     try {
-      await match.entry.check(lookup, match.ids!.slice(1).map(decoded), req);
+      if (declared) for (const id of declared.checks) await id.resolve(lookup, declared.ids, req);
+      else await match!.entry.check(lookup, match!.ids!.slice(1).map(decoded), req);
     } catch (pathError) {
       if (isAppError(pathError) && pathError.code === 'not_found') {
         next(pathError);

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { listGroupsPayload } from '@formcast/contracts';
-import { fieldOf } from './json-schema';
 import type { OperationSpec, PathTable } from './operation';
-import { deleteDevice, devicePatchBody, groupOperations } from './organizations';
+import { deleteDevice, devicePatchBody } from './organizations';
 import { deviceV2View } from './views';
 
 /** Second generation of devices and groups: reads under /api/v2/organizations/…, writes under /api/organizations/…. */
@@ -61,28 +59,4 @@ export const devicesGroupsV2Paths: PathTable = {
   },
   '/api/organizations/{orgId}/devices/{deviceId}/approve': { post: approveDevice },
   '/api/v2/organizations/{orgId}/devices/{deviceId}/approve': { post: { ...approveDevice, summary: `${approveDevice.summary} (under /api/v2 too, as api_v2_readme.md lists it)` } },
-  '/api/v2/organizations/{orgId}/groups': {
-    get: {
-      ...groupOperations.list('Second generation: the first generation\'s groups, one record on both. `filter`, `tags[]`, `items` and `page` as group.md documents them.'),
-      query: {
-        filter: { schema: fieldOf(listGroupsPayload, 'filter'), description: 'Part of the name, any case (filter=Def finds Default)' },
-        'tags[]': { schema: fieldOf(listGroupsPayload, 'tags'), description: 'Groups having any of these tags (tags[]=health&tags[]=food); `tags=health` once works too' },
-        page: { schema: fieldOf(listGroupsPayload, 'page'), description: 'The page, from 1 (every group when neither `page` nor `items` is given)' },
-        items: { schema: fieldOf(listGroupsPayload, 'items'), description: 'Groups per page (100 when only `page` is given)' },
-      },
-      errors: [400, 404],
-    },
-    post: { ...groupOperations.create(), summary: `${groupOperations.create().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
-  },
-  '/api/v2/organizations/{orgId}/groups/{groupId}': {
-    put: { ...groupOperations.update(), summary: `${groupOperations.update().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
-    delete: { ...groupOperations.delete(), summary: `${groupOperations.delete().summary} (under /api/v2 too, as pydevice 0.3.3 calls it)` },
-  },
-  '/api/organizations/{orgId}/groups': {
-    post: groupOperations.create(),
-  },
-  '/api/organizations/{orgId}/groups/{groupId}': {
-    put: groupOperations.update(),
-    delete: groupOperations.delete(),
-  },
 };

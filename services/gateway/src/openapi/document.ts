@@ -1,12 +1,11 @@
-import { adminPaths } from './admin';
 import { destinationPaths } from './destinations';
 import { deviceSidePaths } from './device-side';
 import { devicesGroupsV2Paths } from './devices-groups-v2';
+import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
 import { organizationPaths } from './organizations';
 import { pushPaths } from './push';
 import { resourcePaths } from './resources';
-import { reportPaths } from './reports';
 import { submissionImagePaths } from './submission-images';
 import { submissionPaths } from './submissions';
 
@@ -18,23 +17,40 @@ const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
   { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: submissionPaths },
   { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: submissionImagePaths },
-  { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: reportPaths },
+  { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: {} },
   { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.', paths: destinationPaths },
   { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: deviceSidePaths },
-  { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.', paths: adminPaths },
+  { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.', paths: {} },
 ];
 
 const methods: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
+/** An express template's OpenAPI path: `/groups/:groupId` → `/groups/{groupId}`. */
+const openApiPath = (template: string) => template.replace(/:(\w+)/g, '{$1}');
+
+/** The route table's operations of a tag, as paths (their auth and suffixes are the routes'). */
+export function tablePaths(table: RouteArea[], tag: string): PathTable {
+  const paths: PathTable = {};
+  for (const area of table.filter((candidate) => candidate.tag === tag)) {
+    for (const route of area.routes) {
+      const item = (paths[openApiPath(fullPath(area, route))] ??= {});
+      if (item[route.method]) throw new Error(`OpenAPI: ${route.method.toUpperCase()} ${fullPath(area, route)} is declared twice`);
+      item[route.method] = { ...route.openapi, auth: area.auth, suffixes: route.suffixes };
+    }
+  }
+  return paths;
+}
+
 function buildDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { tag, paths: table } of areas) {
-    for (const [path, item] of Object.entries(table)) {
-      if (paths[path]) throw new Error(`OpenAPI: ${path} is described by two areas`);
-      paths[path] = {};
+  for (const { tag, paths: legacy } of areas) {
+    for (const [path, item] of [...Object.entries(legacy), ...Object.entries(tablePaths(routeTable, tag))]) {
+      const described = (paths[path] ??= {});
       for (const method of methods) {
         const spec = item[method];
-        if (spec) paths[path][method] = { tags: [tag], ...operationObject(method, path, spec) };
+        if (!spec) continue;
+        if (described[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is described twice`);
+        described[method] = { tags: [tag], ...operationObject(method, path, spec) };
       }
     }
   }

@@ -1,0 +1,76 @@
+import type { Request, RequestHandler } from 'express';
+import type { DeadLetterAdmin } from '../routes/admin-dead-letters';
+import type { Auth, HttpMethod, OperationSpec, Suffixes } from '../openapi/operation';
+import type { SendCommand } from '../http/send-command';
+
+/** Asks a service a question (a lookup by id) as the request's organization. */
+export type Lookup = <T = unknown>(type: string, payload: unknown) => Promise<T>;
+
+/**
+ * One id of the path and how it is resolved: by its own lookup (never by listing a
+ * collection), rejecting with AppError('not_found') when it does not exist for the request's
+ * organization (or device). `ids` holds every id of the path, by name, decoded.
+ */
+export interface PathId {
+  name: string;
+  resolve: (lookup: Lookup, ids: Record<string, string>, req: Request) => Promise<unknown>;
+}
+
+/** The setting that bounds the route's body (the parser that reads it follows from it: http/limited-body.ts). */
+export type BodyLimit = 'BODY_LIMIT_BYTES' | 'RESOURCE_MAX_BYTES' | 'SUBMISSION_IMAGE_MAX_BYTES';
+
+/**
+ * The hostile battery's request on this route (test/support/hostile-inputs.ts): the path's
+ * suffix and query, and the battery's plausible bodies by name (its `bodies`). A route with no
+ * body names none.
+ */
+export interface HostileCase {
+  suffix?: '.json' | '.xml';
+  query?: string;
+  /** A concrete path instead of the route's template (a dead letter's queue and id). */
+  path?: string;
+  json?: string;
+  xml?: string;
+}
+
+/** What a route's handler may use. */
+export interface RouteTableDeps {
+  send: SendCommand;
+  deadLetters: DeadLetterAdmin;
+}
+
+/** One route, declared once: express, the checks before its body, OpenAPI and the battery come from it. */
+export interface RouteDeclaration {
+  method: HttpMethod;
+  /** Express 5's template below the area's mount, without the suffix (`/groups/:groupId`). */
+  path: string;
+  /** The format suffixes the path takes (decided before the handler runs: http/format-suffix.ts). */
+  suffixes: Suffixes;
+  /** The path's ids a service resolves, checked in this order before a refused body is answered. */
+  pathIds?: PathId[];
+  /** The body's limit; absent: the route takes no body. */
+  body?: BodyLimit;
+  /** The OpenAPI operation (its auth and suffixes are the route's). */
+  openapi: Omit<OperationSpec, 'auth' | 'suffixes'>;
+  /** The battery's requests on this route: at least one. */
+  hostile: HostileCase[];
+  handler: (deps: RouteTableDeps) => RequestHandler;
+}
+
+/** Routes mounted together: under one path, with one authentication, in one OpenAPI tag. */
+export interface RouteArea {
+  /** The area's name (a file of route-table/). */
+  name: string;
+  /** The express mount (`/organizations/:orgId`, or `` for full paths). */
+  mount: string;
+  auth: Auth;
+  /** The OpenAPI tag its operations are listed under (openapi/document.ts's areas). */
+  tag: string;
+  routes: RouteDeclaration[];
+}
+
+/** The route's path from the root, in express's syntax, without the suffix. */
+export function fullPath(area: RouteArea, route: RouteDeclaration): string {
+  const joined = `${area.mount}${route.path}`;
+  return joined === '' ? '/' : joined;
+}

@@ -1,0 +1,24 @@
+import { Router, type RequestHandler } from 'express';
+import type { Suffixes } from '../openapi/operation';
+import type { RouteArea, RouteTableDeps } from './declaration';
+
+/** Express 5's optional suffix for each declaration: `{.:format}` hands the handler `req.params.format`. */
+const suffixTemplate: Record<Suffixes, string> = {
+  '.json|.xml': '{.:format}',
+  '.json': '{.json}',
+  '.xml': '{.xml}',
+  none: '',
+};
+
+/**
+ * The area's routes as an express router, each route from its declaration: its method, its
+ * path below the area's mount and its suffixes; `before` runs ahead of every handler
+ * (authentication and the organization's scope, when the mount does not run them).
+ */
+export function routerOf(area: RouteArea, deps: RouteTableDeps, before: RequestHandler[] = []): Router {
+  const router = Router({ mergeParams: true });
+  for (const route of area.routes) {
+    router[route.method](`${route.path}${suffixTemplate[route.suffixes]}`, ...before, route.handler(deps));
+  }
+  return router;
+}
