@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { fullPath, routeTable, type HostileCase, type RouteArea, type RouteDeclaration } from '@formcast/gateway';
 import type { ApiClient } from './api-client';
 import { createForm, enrollDevice, type TestDevice, type TestOrganization } from './fixtures';
 import { createTemplate, inspectionForm, pushJson, tinyJpegBase64 } from './push-fixtures';
@@ -218,31 +219,9 @@ export interface RouteCase {
 
 const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, 'method' | 'path' | 'auth'> = {}): RouteCase => ({ method, path, auth, ...more });
 
-export const routes: RouteCase[] = [
-  route('POST', '/admin/organizations', 'admin', { json: bodies.organization }),
-  route('GET', '/admin/organizations/:org/tokens', 'admin'),
-  route('POST', '/admin/organizations/:org/tokens', 'admin', { json: bodies.tokenLabel }),
-  route('DELETE', '/admin/organizations/:org/tokens/:token', 'admin'),
-  route('POST', '/admin/organizations/:org/enrollment_code', 'admin'),
-  route('GET', '/admin/organizations', 'admin'),
-  route('GET', '/admin/dead_letters', 'admin'),
-  route('GET', '/admin/dead_letters/push', 'admin'),
-  route('GET', '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000', 'admin'),
-  route('POST', '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000/replay', 'admin'),
-  route('DELETE', '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000', 'admin'),
+/** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
+const routesOutsideTheTable: RouteCase[] = [
   route('POST', '/devices/enroll', 'none', { json: bodies.enroll }),
-  route('GET', '/organizations/:org/groups.xml', 'org'),
-  route('POST', '/organizations/:org/groups', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
-  route('PUT', '/organizations/:org/groups/:group', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
-  route('DELETE', '/organizations/:org/groups/:group', 'org'),
-  route('GET', '/api/v2/organizations/:org/groups.xml', 'org'),
-  route('GET', '/api/v2/organizations/:org/groups.json?filter=Def&tags[]=health&tags[]=food&page=1', 'org'),
-  route('POST', '/api/organizations/:org/groups.json', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
-  route('PUT', '/api/organizations/:org/groups/:group.json', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
-  route('DELETE', '/api/organizations/:org/groups/:group.json', 'org'),
-  route('POST', '/api/v2/organizations/:org/groups', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
-  route('PUT', '/api/v2/organizations/:org/groups/:group', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
-  route('DELETE', '/api/v2/organizations/:org/groups/:group', 'org'),
   route('GET', '/organizations/:org/devices.json', 'org'),
   route('GET', '/organizations/:org/devices/:device', 'org'),
   route('PUT', '/organizations/:org/devices/:device', 'org', { json: bodies.deviceUpdate, xml: bodies.deviceUpdateXml }),
@@ -256,18 +235,6 @@ export const routes: RouteCase[] = [
   route('POST', '/api/organizations/:org/devices/:device/approve.json', 'org'),
   route('POST', '/api/v2/organizations/:org/devices/:device/approve.xml', 'org'),
   route('DELETE', '/api/v2/organizations/:org/devices/:device.json', 'org'),
-  route('GET', '/organizations/:org/forms.json', 'org'),
-  route('POST', '/organizations/:org/forms', 'org', { json: bodies.form }),
-  route('GET', '/organizations/:org/forms/:form', 'org'),
-  route('PUT', '/organizations/:org/forms/:form', 'org', { json: bodies.form }),
-  route('DELETE', '/organizations/:org/forms/:form', 'org'),
-  route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties, xml: bodies.formPropertiesXml }),
-  route('GET', '/organizations/:org/forms.xml', 'org'),
-  route('GET', '/organizations/:org/forms/:form.xml?version=1.00', 'org'),
-  route('POST', '/organizations/:org/forms.xml', 'org', { json: bodies.form, xml: bodies.formXforms }),
-  route('PUT', '/organizations/:org/forms/:form.xml', 'org', { json: bodies.form, xml: bodies.formXforms }),
-  route('PUT', '/api/v3/forms/:form/lock.json', 'org'),
-  route('PUT', '/api/v3/forms/:form/unlock', 'org'),
   route('GET', '/organizations/:org/oneshots', 'org'),
   route('POST', '/organizations/:org/forms/:form/remote_connections.xml', 'org', { xml: bodies.connectionsXml }),
   route('GET', '/organizations/:org/forms/:form/remote_connections.xml', 'org'),
@@ -316,8 +283,6 @@ export const routes: RouteCase[] = [
   route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org', { json: bodies.submissionImage }),
   route('GET', '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 'org'),
-  route('GET', '/api/v3/reports/performance_metric_report?month=5&year=2026', 'org'),
-  route('GET', '/api/performance_metric_report?month=5&year=2026', 'org'),
   route('GET', '/api/forms/:template/device_magic_database.json', 'org'),
   route('GET', '/api/resources.json', 'org'),
   route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
@@ -342,6 +307,57 @@ export const routes: RouteCase[] = [
   route('POST', '/device/forms/:template/submissions', 'device', { json: bodies.formSubmission }),
   route('PUT', '/device/push_token', 'device', { json: bodies.pushToken }),
   route('PATCH', '/device', 'device', { json: bodies.deviceVersions }),
+];
+
+/** The placeholder of each path id the route table names (`:groupId` → `:group`). */
+const placeholderOfPathId: Record<string, Placeholder> = {
+  orgId: 'org',
+  groupId: 'group',
+  formId: 'form',
+  tokenId: 'token',
+  deviceId: 'device',
+  deviceRef: 'deviceRef',
+  oneshotId: 'oneshot',
+  dispatchId: 'oneshot',
+  destinationId: 'destination',
+  connectionId: 'destination',
+  deliveryId: 'delivery',
+  resourceId: 'resource',
+};
+
+const authOfTable: Record<RouteArea['auth'], Auth> = { apiToken: 'org', deviceSecret: 'device', adminToken: 'admin', none: 'none' };
+
+function bodyNamed(name: string | undefined, where: string): JsonBody | undefined {
+  if (name === undefined) return undefined;
+  const body = (bodies as Record<string, JsonBody | XmlBody>)[name];
+  if (!body) throw new Error(`${where}: the battery has no body ${name}`);
+  return body as JsonBody;
+}
+
+/** The battery's rows of a table route: one per case it declares. */
+function rowsOfDeclaration(area: RouteArea, declaration: RouteDeclaration): RouteCase[] {
+  const template = fullPath(area, declaration);
+  const where = `${declaration.method.toUpperCase()} ${template}`;
+  return declaration.hostile.map((hostile: HostileCase) => {
+    const path =
+      hostile.path ??
+      template.replace(/:(\w+)/g, (_match, name: string) => {
+        const placeholder = placeholderOfPathId[name];
+        if (!placeholder) throw new Error(`${where}: the battery has no fixture for :${name}; give the case a path`);
+        return `:${placeholder}`;
+      });
+    return route(declaration.method.toUpperCase(), `${path}${hostile.suffix ?? ''}${hostile.query ? `?${hostile.query}` : ''}`, authOfTable[area.auth], {
+      json: bodyNamed(hostile.json, where),
+      xml: bodyNamed(hostile.xml, where) as XmlBody | undefined,
+      resourceBody: declaration.body === 'RESOURCE_MAX_BYTES',
+    });
+  });
+}
+
+/** Every route the gateway serves: the route table's, then those not yet in it. */
+export const routes: RouteCase[] = [
+  ...routeTable.flatMap((area) => area.routes.flatMap((declaration) => rowsOfDeclaration(area, declaration))),
+  ...routesOutsideTheTable,
 ];
 
 /** The organization's XML listings: each must still parse after the text class. */

@@ -41,7 +41,8 @@ export function tablePaths(table: RouteArea[], tag: string): PathTable {
   return paths;
 }
 
-function buildDocument(): Record<string, unknown> {
+/** The OpenAPI 3.1 document of every public route, from the route table and the areas not yet in it. */
+export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { tag, paths: legacy } of areas) {
     for (const [path, item] of [...Object.entries(legacy), ...Object.entries(tablePaths(routeTable, tag))]) {
@@ -79,12 +80,4 @@ function buildDocument(): Record<string, unknown> {
       responses: errorResponses(),
     },
   };
-}
-
-let built: Record<string, unknown> | undefined;
-
-/** The OpenAPI 3.1 document of every public route, built once, on first use, from the contracts. */
-export function openApiDocument(): Record<string, unknown> {
-  built ??= buildDocument();
-  return built;
 }

@@ -5,7 +5,7 @@ import { groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2
 import { reports } from './reports';
 
 export { admin, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
-export type { RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
+export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
 

@@ -1,0 +1,82 @@
+import { InProcessBus } from '@formcast/bus';
+import { createGatewayApp, fullPath, routeTable } from '@formcast/gateway';
+import { createLogger } from '@formcast/platform';
+import { registeredRoutes, type RegisteredRoute } from './support/express-routes';
+
+/**
+ * Issue 26: the route table (services/gateway/src/route-table/) is the one place a route is
+ * declared. Held against express's router stack: every table route is mounted once, with its
+ * suffixes; every express route comes from the table, but those listed below, each with why.
+ */
+
+/** Routes that are not the product's API (no declaration: no OpenAPI operation, no battery row). */
+const notApi: RegExp[] = [/^get \/(healthz|readyz|metrics|openapi\.json|docs|docs\/.+)$/, /^\w+ \/console(\/.*)?$/];
+
+/** Routes not yet moved into the table: each area still declared by its route file, its OpenAPI file and the battery's list. */
+const notYetInTheTable: RegExp[] = [
+  /^\w+ \/api(\/v[34])?\/(resources|async_resource_updates)\b/, // resources v1, v3, v4: bodies of their own, read before the global parser
+  /^\w+ \/api\/v3\/(devices\/\{deviceRef\}\/(submission_images|submissions_image)|download_submission_image)\b/, // submission images: the bytes, read before the global parser
+  /^post \/devices\/enroll$/,
+  /^\w+ \/organizations\/\{orgId\}\/(devices|oneshots|forms\/\{formId\}\/remote_connections)\b/,
+  /^\w+ \/api(\/v2)?\/organizations\/\{orgId\}\/(devices|dispatches)\b/,
+  /^\w+ \/clients\/\{deviceRef\}\//,
+  /^\w+ \/api\/forms\/\{formId\}\/(destinations|device_magic_database)\b/,
+  /^\w+ \/api\/v3\/(devices\/\{deviceRef\}\/submissions|submission_authors|submissions\/)/,
+  /^\w+ \/api\/v[23]\/(devices\/\{deviceRef\}\/dispatches|dispatches|dispatch_authors|organization_dispatches|users)\b/,
+  /^\w+ \/device(\/.*)?$/,
+];
+
+const key = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+const openApiPath = (template: string) => template.replace(/:(\w+)/g, '{$1}');
+
+describe('The route table', () => {
+  let registered: RegisteredRoute[];
+
+  beforeAll(async () => {
+    const logger = createLogger({ level: 'silent' });
+    const bus = new InProcessBus({ logger });
+    registered = registeredRoutes(
+      createGatewayApp({ bus, logger, adminToken: 'admin-token-for-the-route-table', commandTimeoutMs: 1000, bodyLimitBytes: 1_000_000, metrics: { serveWithAdminToken: true } }),
+    );
+    await bus.close();
+  });
+
+  const declared = routeTable.flatMap((area) => area.routes.map((route) => ({ area, route, method: route.method, path: openApiPath(fullPath(area, route)) })));
+
+  it('mounts every declared route exactly once, with the suffixes it declares', () => {
+    const wrong = declared.flatMap(({ method, path, route }) => {
+      const mounted = registered.filter((r) => r.method === method && r.path === path);
+      const suffixes = route.suffixes === 'none' ? '' : route.suffixes;
+      if (mounted.length !== 1) return [`${method} ${path}: mounted ${mounted.length} times`];
+      return mounted[0]!.suffixes.join('|') === suffixes ? [] : [`${method} ${path}: takes ${mounted[0]!.suffixes.join('|') || 'none'}, declares ${route.suffixes}`];
+    });
+    expect(wrong).toEqual([]);
+    expect(declared.length).toBeGreaterThan(30);
+  });
+
+  it('declares every route express has, but the few that are not the API and those listed as not yet moved', () => {
+    const fromTable = new Set(declared.map(key));
+    const elsewhere = registered
+      .map(key)
+      .filter((route) => !fromTable.has(route) && !notApi.some((pattern) => pattern.test(route)) && !notYetInTheTable.some((pattern) => pattern.test(route)));
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('lists as not yet moved only routes that are outside the table', () => {
+    const fromTable = new Set(declared.map(key));
+    for (const pattern of notYetInTheTable) {
+      const matching = registered.map(key).filter((route) => pattern.test(route));
+      expect([pattern.source, matching.length > 0]).toEqual([pattern.source, true]);
+      expect(matching.filter((route) => fromTable.has(route))).toEqual([]);
+    }
+  });
+
+  it("names only its path's own ids in each route's path ids, and gives the battery a case on every route", () => {
+    const wrong = declared.flatMap(({ area, route, method, path }) => [
+      ...(route.pathIds ?? []).filter((id) => !fullPath(area, route).includes(`:${id.name}`)).map((id) => `${method} ${path}: no :${id.name} in the path`),
+      ...(route.hostile.length === 0 ? [`${method} ${path}: no battery case`] : []),
+      ...(route.body === undefined && route.hostile.some((c) => c.json || c.xml) ? [`${method} ${path}: a battery body on a route that takes none`] : []),
+    ]);
+    expect(wrong).toEqual([]);
+  });
+});
