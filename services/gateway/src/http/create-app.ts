@@ -5,13 +5,11 @@ import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/p
 import { badgeRoutes } from '../routes/badge';
 import { bulkDispatchRoutes } from '../routes/bulk-dispatches';
 import { destinationRoutes } from '../routes/destinations';
-import { deviceRoutes } from '../routes/devices';
-import { deviceV2Routes } from '../routes/devices-v2';
 import { enrollmentRoutes } from '../routes/enrollment';
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
 import { adminOrganizationScope } from '../routes/admin';
-import { admin, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
+import { admin, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
 import { deviceSideRoutes } from '../routes/device-side';
 import { dispatchRoutes } from '../routes/dispatches';
 import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
@@ -122,7 +120,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   const organization = express.Router({ mergeParams: true });
   organization.use(requireOwnOrganization);
-  organization.use(routerOf(groupsFirstGeneration, table), deviceRoutes({ send }), routerOf(forms, table), organizationOneshotRoutes({ send }), remoteConnectionRoutes({ send }));
+  organization.use(routerOf(groupsFirstGeneration, table), routerOf(devicesFirstGeneration, table), routerOf(forms, table), organizationOneshotRoutes({ send }), remoteConnectionRoutes({ send }));
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
   // Before the push routes' mount, so a badge request is authenticated once.
   app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
@@ -131,8 +129,9 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(routerOf(reports, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
   app.use(bulkDispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   const ownOrganization = [requireApiToken(bus, commandTimeoutMs, tokens), requireOwnOrganization];
+  app.use(devicesSecondGenerationV2.mount, routerOf(devicesSecondGenerationV2, table, ownOrganization));
+  app.use(devicesSecondGeneration.mount, routerOf(devicesSecondGeneration, table, ownOrganization));
   app.use(groupsSecondGenerationV2.mount, routerOf(groupsSecondGenerationV2, table, ownOrganization));
   app.use(groupsSecondGeneration.mount, routerOf(groupsSecondGeneration, table, ownOrganization));
   app.use(formLocks.mount, routerOf(formLocks, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));

@@ -44,7 +44,6 @@ async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string)
  * (route-table/). A path that matches neither has no such id.
  */
 const pathChecks: PathCheck[] = [
-  { path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
   {
     path: segment(`/clients/${id}/oneshots/${id}`),
     check: async (lookup, [device, oneshot]) => {

@@ -1,6 +1,5 @@
 import { destinationPaths } from './destinations';
 import { deviceSidePaths } from './device-side';
-import { devicesGroupsV2Paths } from './devices-groups-v2';
 import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
 import { organizationPaths } from './organizations';
@@ -13,7 +12,7 @@ import { submissionPaths } from './submissions';
 const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: organizationPaths },
   { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: pushPaths },
-  { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: devicesGroupsV2Paths },
+  { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: {} },
   { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
   { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: submissionPaths },
   { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: submissionImagePaths },

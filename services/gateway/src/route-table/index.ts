@@ -1,13 +1,25 @@
 import type { RouteArea } from './declaration';
 import { admin } from './admin';
+import { devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2 } from './devices';
 import { formLocks, forms } from './forms';
 import { groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2 } from './groups';
 import { reports } from './reports';
 
-export { admin, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
 
 /** Every area of the route table (create-app.ts mounts each where its place in the chain is). */
-export const routeTable: RouteArea[] = [admin, groupsFirstGeneration, forms, groupsSecondGenerationV2, groupsSecondGeneration, formLocks, reports];
+export const routeTable: RouteArea[] = [
+  admin,
+  groupsFirstGeneration,
+  devicesFirstGeneration,
+  forms,
+  devicesSecondGenerationV2,
+  devicesSecondGeneration,
+  groupsSecondGenerationV2,
+  groupsSecondGeneration,
+  formLocks,
+  reports,
+];
