@@ -222,17 +222,6 @@ const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, '
 /** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
 const routesOutsideTheTable: RouteCase[] = [
   route('POST', '/devices/enroll', 'none', { json: bodies.enroll }),
-  route('GET', '/organizations/:org/oneshots', 'org'),
-  route('POST', '/organizations/:org/forms/:form/remote_connections.xml', 'org', { xml: bodies.connectionsXml }),
-  route('GET', '/organizations/:org/forms/:form/remote_connections.xml', 'org'),
-  route('GET', '/organizations/:org/forms/:form/remote_connections/:destination.xml', 'org'),
-  route('DELETE', '/organizations/:org/forms/:form/remote_connections/:destination.xml', 'org'),
-  route('GET', '/clients/:deviceRef/badge.json', 'org'),
-  route('POST', '/clients/:deviceRef/oneshots.json', 'org', { json: bodies.oneshot, xml: bodies.oneshotXml }),
-  route('GET', '/clients/:deviceRef/oneshots.xml', 'org'),
-  route('POST', '/clients/:deviceRef/oneshots/destroy_all', 'org'),
-  route('PUT', '/clients/:deviceRef/oneshots/:oneshot.json', 'org', { json: bodies.oneshotUpdate }),
-  route('DELETE', '/clients/:deviceRef/oneshots/:oneshot', 'org'),
   route('GET', '/api/forms/:form/destinations.json', 'org'),
   route('POST', '/api/forms/:form/destinations.json', 'org', { json: bodies.destination }),
   route('GET', '/api/forms/:form/destinations/:destination.json', 'org'),

@@ -2,18 +2,15 @@ import express, { type Express } from 'express';
 import type { Bus } from '@formcast/bus';
 import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
 import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/platform';
-import { badgeRoutes } from '../routes/badge';
 import { bulkDispatchRoutes } from '../routes/bulk-dispatches';
 import { destinationRoutes } from '../routes/destinations';
 import { enrollmentRoutes } from '../routes/enrollment';
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
 import { adminOrganizationScope } from '../routes/admin';
-import { admin, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
+import { admin, clients, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
 import { deviceSideRoutes } from '../routes/device-side';
 import { dispatchRoutes } from '../routes/dispatches';
-import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
-import { remoteConnectionRoutes } from '../routes/remote-connections';
 import { resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
 import { resourceV4Routes } from '../routes/resources-v4';
@@ -120,10 +117,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
 
   const organization = express.Router({ mergeParams: true });
   organization.use(requireOwnOrganization);
-  organization.use(routerOf(groupsFirstGeneration, table), routerOf(devicesFirstGeneration, table), routerOf(forms, table), organizationOneshotRoutes({ send }), remoteConnectionRoutes({ send }));
+  organization.use(routerOf(groupsFirstGeneration, table), routerOf(devicesFirstGeneration, table), routerOf(forms, table), routerOf(organizationOneshots, table), routerOf(remoteConnections, table));
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
-  // Before the push routes' mount, so a badge request is authenticated once.
-  app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(destinationRoutes({ send, fetchWithAttachment: resourceDeps.fetchWithAttachment, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(submissionRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
   app.use(routerOf(reports, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
@@ -135,7 +130,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(groupsSecondGenerationV2.mount, routerOf(groupsSecondGenerationV2, table, ownOrganization));
   app.use(groupsSecondGeneration.mount, routerOf(groupsSecondGeneration, table, ownOrganization));
   app.use(formLocks.mount, routerOf(formLocks, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
-  app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
+  app.use(clients.mount, requireApiToken(bus, commandTimeoutMs, tokens), routerOf(clients, table));
   app.use('/device', limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, deviceSideRoutes({ send }));
 
   app.use((req) => {

@@ -45,14 +45,6 @@ async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string)
  */
 const pathChecks: PathCheck[] = [
   {
-    path: segment(`/clients/${id}/oneshots/${id}`),
-    check: async (lookup, [device, oneshot]) => {
-      await lookup(directoryCommands.findDevice, { ref: device });
-      await outstandingOn(lookup, device!, oneshot!);
-    },
-  },
-  { path: segment(`/clients/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
-  {
     path: segment(`/api/v[23]/devices/${id}/dispatches/${id}`),
     check: async (lookup, [device, dispatch]) => {
       await lookup(directoryCommands.findDevice, { ref: device });

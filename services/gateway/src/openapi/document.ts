@@ -2,7 +2,6 @@ import { destinationPaths } from './destinations';
 import { deviceSidePaths } from './device-side';
 import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
-import { organizationPaths } from './organizations';
 import { pushPaths } from './push';
 import { resourcePaths } from './resources';
 import { submissionImagePaths } from './submission-images';
@@ -10,7 +9,7 @@ import { submissionPaths } from './submissions';
 
 /** Each area of the API, one tag each, in the order the docs page shows them. */
 const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
-  { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: organizationPaths },
+  { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: {} },
   { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: pushPaths },
   { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: {} },
   { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },

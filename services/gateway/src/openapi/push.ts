@@ -15,19 +15,19 @@ import { authorsAnswer, authorsQuery, badgeView, bulkDispatchResult, dispatchVie
 const pushNamespace = 'http://mobileforms.devicemagic.com/xforms';
 
 /** Unknown keys are refused (400 naming them): a misspelt `scheduled_at` must never push at once. */
-const createBody: JsonSchema = { ...bodyOf(createOneshotPayload, ['deviceRef', 'fromXml']), additionalProperties: false };
-const updateBody: JsonSchema = (() => {
+export const createBody: JsonSchema = { ...bodyOf(createOneshotPayload, ['deviceRef', 'fromXml']), additionalProperties: false };
+export const updateBody: JsonSchema = (() => {
   const body = bodyOf(updateOneshotPayload, ['deviceRef', 'oneshotId', 'fromXml']);
   const formNamespace = { ...fieldOf(createOneshotPayload, 'form_namespace'), description: 'may be sent again, but must be the dispatch\'s own' };
   return { ...body, properties: { form_namespace: formNamespace, ...(body['properties'] as object) }, additionalProperties: false };
 })();
 
-const oneshotXml = `\`<oneshot xmlns="http://www.w3.org/2002/xforms" xmlns:dm="${pushNamespace}"><dm:form_namespace/><dm:form_name/><dm:form_description/><dm:scheduled_at/><dm:location/><dm:address/><dm:geofence_radius/><question>value</question>…</oneshot>\`: the fields in the push namespace (any prefix), the payload's questions outside it`;
+export const oneshotXml = `\`<oneshot xmlns="http://www.w3.org/2002/xforms" xmlns:dm="${pushNamespace}"><dm:form_namespace/><dm:form_name/><dm:form_description/><dm:scheduled_at/><dm:location/><dm:address/><dm:geofence_radius/><question>value</question>…</oneshot>\`: the fields in the push namespace (any prefix), the payload's questions outside it`;
 
-const dispatchBodyWords =
+export const dispatchBodyWords =
   '`payload` is required (it may be `{}`) and is checked against the template\'s questions. `scheduled_at` in the future holds the dispatch back until then.';
 
-const outstandingXml = '`<form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>`';
+export const outstandingXml = '`<form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>`';
 const dispatchXml = '`<dispatch><id type="integer"/><name/><namespace/><version/><organization-id/><device-id/><description/><parent-form-id/><parent-form-version/><created-at type="dateTime"/><updated-at/><scheduled-at/><location/><address/><geofence-radius/><author-identifier/><author-type/>[<inputs>…</inputs>]</dispatch>`';
 const dispatchesXml = '`<dispatches type="array"><dispatch>…</dispatch>…</dispatches>`';
 
@@ -113,71 +113,6 @@ const bulkItem: JsonSchema = {
 };
 
 export const pushPaths: PathTable = {
-  '/clients/{deviceRef}/oneshots': {
-    post: {
-      summary: 'Push a oneshot (a pre-filled form) to a device',
-      description: dispatchBodyWords,
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      body: { json: createBody, xml: oneshotXml },
-      answers: {
-        202: {
-          description: 'The oneshot created: XML unless the suffix or Accept asks for JSON',
-          json: z.strictObject({ oneshot_list: z.array(oneshotCreatedView) }),
-          xml: '`<oneshot_list><oneshot><id/><namespace/><name/></oneshot></oneshot_list>`',
-        },
-      },
-      errors: [400, 404],
-    },
-    get: {
-      summary: 'List the device\'s outstanding oneshots',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: `\`<forms type="array">\`${outstandingXml}…\`</forms>\`` } },
-      errors: [404],
-    },
-  },
-  '/clients/{deviceRef}/oneshots/destroy_all': {
-    post: {
-      summary: 'Revoke every outstanding oneshot of the device',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'Revoked (empty body)' } },
-      errors: [404],
-    },
-  },
-  '/clients/{deviceRef}/oneshots/{oneshotId}': {
-    put: {
-      summary: 'Update an outstanding oneshot (its payload replaced)',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      body: { json: updateBody, xml: oneshotXml },
-      answers: { 200: { description: 'The oneshot as it now is (JSON unless asked for XML)', json: outstandingOneshotView, xml: outstandingXml } },
-      errors: [400, 404],
-    },
-    delete: {
-      summary: 'Revoke an outstanding oneshot',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: { 200: { description: 'Revoked (empty body)' } },
-      errors: [404],
-    },
-  },
-  '/clients/{deviceRef}/badge': {
-    get: {
-      summary: 'The device\'s badge: its number of outstanding oneshots',
-      auth: 'apiToken',
-      suffixes: '.json|.xml',
-      answers: {
-        200: {
-          description: 'JSON unless asked for XML. The XML answer is the badge alone, as it always was: `push_token_present` is in the JSON only',
-          json: badgeView,
-          xml: '`<badge type="integer">N</badge>`',
-        },
-      },
-      errors: [404],
-    },
-  },
   '/api/v3/dispatch_authors': {
     get: {
       summary: 'The possible authors: the organization\'s approved devices',

@@ -3,9 +3,11 @@ import { admin } from './admin';
 import { devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2 } from './devices';
 import { formLocks, forms } from './forms';
 import { groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2 } from './groups';
+import { clients, organizationOneshots } from './oneshots';
+import { remoteConnections } from './remote-connections';
 import { reports } from './reports';
 
-export { admin, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
@@ -16,10 +18,13 @@ export const routeTable: RouteArea[] = [
   groupsFirstGeneration,
   devicesFirstGeneration,
   forms,
+  organizationOneshots,
+  remoteConnections,
   devicesSecondGenerationV2,
   devicesSecondGeneration,
   groupsSecondGenerationV2,
   groupsSecondGeneration,
   formLocks,
+  clients,
   reports,
 ];
