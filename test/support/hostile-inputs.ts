@@ -233,24 +233,6 @@ const routesOutsideTheTable: RouteCase[] = [
   route('GET', '/api/forms/:form/destinations/:destination/deliveries/:delivery/document', 'org'),
   // The same create without its suffix: the email and document bodies (issue 27).
   route('POST', '/api/forms/:form/destinations', 'org', { json: bodies.emailDestination }),
-  route('GET', '/api/v3/dispatch_authors.xml', 'org'),
-  route('GET', '/api/v3/devices/:deviceRef/dispatches.xml', 'org'),
-  route('POST', '/api/v3/devices/:deviceRef/dispatches.json', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),
-  route('POST', '/api/v2/devices/:deviceRef/dispatches.xml', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),
-  route('POST', '/api/v3/devices/:deviceRef/dispatches/destroy_all.json', 'org'),
-  route('GET', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json?include_inputs=true', 'org'),
-  route('GET', '/api/v2/devices/:deviceRef/dispatches.json', 'org'),
-  route('GET', '/api/v2/organizations/:org/dispatches.xml', 'org'),
-  route('PATCH', '/api/v2/devices/:deviceRef/dispatches/:oneshot.json', 'org', { json: bodies.dispatchUpdate, xml: bodies.oneshotXml }),
-  route('DELETE', '/api/v2/devices/:deviceRef/dispatches/:oneshot.json', 'org'),
-  route('POST', '/api/v2/devices/:deviceRef/dispatches/destroy_all.json', 'org'),
-  route('PATCH', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json', 'org', { json: bodies.dispatchUpdate, xml: bodies.oneshotXml }),
-  route('DELETE', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json', 'org'),
-  route('GET', '/api/v3/organization_dispatches.json', 'org'),
-  route('GET', '/api/v3/dispatches/:oneshot.json?include_inputs=true', 'org'),
-  route('DELETE', '/api/v3/dispatches/:oneshot.json', 'org'),
-  route('POST', '/api/v3/dispatches/bulk.json', 'org', { json: bodies.bulk, xml: bodies.bulkXml }),
-  route('GET', '/api/v3/users/1/dispatches.json', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/submissions.json', 'org', { json: bodies.v3Submission }),
   route('POST', '/api/v3/devices/:deviceRef/submissions.xml', 'org', { json: bodies.v3SubmissionInputs }),
   route('GET', '/api/v3/submission_authors.xml', 'org'),
@@ -322,7 +304,7 @@ function rowsOfDeclaration(area: RouteArea, declaration: RouteDeclaration): Rout
         if (!placeholder) throw new Error(`${where}: the battery has no fixture for :${name}; give the case a path`);
         return `:${placeholder}`;
       });
-    return route(declaration.method.toUpperCase(), `${path}${hostile.suffix ?? ''}${hostile.query ? `?${hostile.query}` : ''}`, authOfTable[area.auth], {
+    return route((hostile.method ?? declaration.method).toUpperCase(), `${path}${hostile.suffix ?? ''}${hostile.query ? `?${hostile.query}` : ''}`, authOfTable[area.auth], {
       json: bodyNamed(hostile.json, where),
       xml: bodyNamed(hostile.xml, where) as XmlBody | undefined,
       resourceBody: declaration.body === 'RESOURCE_MAX_BYTES',

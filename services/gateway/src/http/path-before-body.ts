@@ -33,28 +33,12 @@ function decoded(part: string): string {
   }
 }
 
-/** Read by its id, never by listing the device's (which may hold tens of thousands). */
-async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string): Promise<void> {
-  await lookup(pushCommands.findOutstandingOneshot, { deviceRef, oneshotId: pathId(oneshot, 'Oneshot') });
-}
-
 /**
  * The paths outside the route table whose ids only a service can resolve, most specific
  * first, and the lookup that tells whether they exist. The table's routes declare their own
  * (route-table/). A path that matches neither has no such id.
  */
 const pathChecks: PathCheck[] = [
-  {
-    path: segment(`/api/v[23]/devices/${id}/dispatches/${id}`),
-    check: async (lookup, [device, dispatch]) => {
-      await lookup(directoryCommands.findDevice, { ref: device });
-      if (dispatch !== 'destroy_all') await outstandingOn(lookup, device!, dispatch!);
-    },
-  },
-  // Every path below a device: its dispatches, submissions and submission images
-  // (`…/submission_images`, `…/submissions_image`: an oversized or refused image body of an
-  // unknown or another organization's device is 404).
-  { path: segment(`/api/v[23]/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
   {
     path: segment(`/api/forms/${id}/destinations/${id}`),
     check: (lookup, [form, destination]) =>

@@ -2,7 +2,6 @@ import { destinationPaths } from './destinations';
 import { deviceSidePaths } from './device-side';
 import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
-import { pushPaths } from './push';
 import { resourcePaths } from './resources';
 import { submissionImagePaths } from './submission-images';
 import { submissionPaths } from './submissions';
@@ -10,7 +9,7 @@ import { submissionPaths } from './submissions';
 /** Each area of the API, one tag each, in the order the docs page shows them. */
 const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: {} },
-  { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: pushPaths },
+  { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: {} },
   { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: {} },
   { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
   { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: submissionPaths },
@@ -24,7 +23,7 @@ const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
 const methods: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
 /** An express template's OpenAPI path: `/groups/:groupId` → `/groups/{groupId}`. */
-const openApiPath = (template: string) => template.replace(/:(\w+)/g, '{$1}');
+const openApiPath = (template: string) => template.replace(/[:*](\w+)/g, '{$1}');
 
 /** The route table's operations of a tag, as paths (their auth and suffixes are the routes'). */
 export function tablePaths(table: RouteArea[], tag: string): PathTable {
@@ -32,8 +31,10 @@ export function tablePaths(table: RouteArea[], tag: string): PathTable {
   for (const area of table.filter((candidate) => candidate.tag === tag)) {
     for (const route of area.routes) {
       const item = (paths[openApiPath(fullPath(area, route))] ??= {});
-      if (item[route.method]) throw new Error(`OpenAPI: ${route.method.toUpperCase()} ${fullPath(area, route)} is declared twice`);
-      item[route.method] = { ...route.openapi, auth: area.auth, suffixes: route.suffixes };
+      for (const method of route.method === 'all' ? methods : [route.method]) {
+        if (item[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${fullPath(area, route)} is declared twice`);
+        item[method] = { ...route.openapi, auth: area.auth, suffixes: route.suffixes };
+      }
     }
   }
   return paths;

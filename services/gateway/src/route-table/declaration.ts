@@ -25,6 +25,8 @@ export type BodyLimit = 'BODY_LIMIT_BYTES' | 'RESOURCE_MAX_BYTES' | 'SUBMISSION_
  * body names none.
  */
 export interface HostileCase {
+  /** The method to send, on a route that takes any (`all`). */
+  method?: HttpMethod;
   suffix?: '.json' | '.xml';
   query?: string;
   /** A concrete path instead of the route's template (a dead letter's queue and id). */
@@ -41,8 +43,9 @@ export interface RouteTableDeps {
 
 /** One route, declared once: express, the checks before its body, OpenAPI and the battery come from it. */
 export interface RouteDeclaration {
-  method: HttpMethod;
-  /** Express 5's template below the area's mount, without the suffix (`/groups/:groupId`). */
+  /** `all`: every method, each documented with the same operation. */
+  method: HttpMethod | 'all';
+  /** Express 5's template below the area's mount, without the suffix (`/groups/:groupId`, `/users/*rest`). */
   path: string;
   /** The format suffixes the path takes (decided before the handler runs: http/format-suffix.ts). */
   suffixes: Suffixes;

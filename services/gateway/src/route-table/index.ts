@@ -5,9 +5,10 @@ import { formLocks, forms } from './forms';
 import { groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2 } from './groups';
 import { clients, organizationOneshots } from './oneshots';
 import { remoteConnections } from './remote-connections';
+import { dispatches, organizationDispatches } from './dispatches';
 import { reports } from './reports';
 
-export { admin, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
@@ -27,4 +28,6 @@ export const routeTable: RouteArea[] = [
   formLocks,
   clients,
   reports,
+  dispatches,
+  organizationDispatches,
 ];

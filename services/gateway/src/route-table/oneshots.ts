@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createBody, dispatchBodyWords, oneshotXml, outstandingXml, updateBody } from '../openapi/push';
+import { createBody, dispatchBodyWords, oneshotXml, outstandingXml, updateBody } from '../openapi/push-bodies';
 import { badgeView, oneshotCreatedView, outstandingOneshotView } from '../openapi/views';
 import { deviceBadge } from '../routes/badge';
 import { createOneshot, listDeviceOneshots, listOrganizationOneshots, revokeAllOneshots, revokeOneshot, updateOneshot } from '../routes/oneshots';

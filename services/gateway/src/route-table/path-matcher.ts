@@ -42,7 +42,7 @@ function idsOf(compiled: Compiled, match: RegExpExecArray): Record<string, strin
 }
 
 interface Check {
-  method?: HttpMethod;
+  method?: HttpMethod | 'all';
   compiled: Compiled;
   ids: PathId[];
 }
@@ -74,7 +74,7 @@ export function pathIdMatcher(areas: RouteArea[]): (req: Request, path: string) 
   const bySpecificity = [...prefixes.entries()].sort(([a], [b]) => b.split('/').length - a.split('/').length).map(([, check]) => check);
   return (req, path) => {
     const method = req.method.toLowerCase();
-    for (const check of [...whole.filter((c) => c.method === method), ...bySpecificity]) {
+    for (const check of [...whole.filter((c) => c.method === method || c.method === 'all'), ...bySpecificity]) {
       const match = check.compiled.regex.exec(path);
       if (match) return { ids: idsOf(check.compiled, match), checks: check.ids };
     }
