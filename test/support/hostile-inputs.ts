@@ -222,17 +222,6 @@ const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, '
 /** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
 const routesOutsideTheTable: RouteCase[] = [
   route('POST', '/devices/enroll', 'none', { json: bodies.enroll }),
-  route('GET', '/api/forms/:form/destinations.json', 'org'),
-  route('POST', '/api/forms/:form/destinations.json', 'org', { json: bodies.destination }),
-  route('GET', '/api/forms/:form/destinations/:destination.json', 'org'),
-  route('PUT', '/api/forms/:form/destinations/:destination.json', 'org', { json: bodies.destinationUpdate }),
-  route('DELETE', '/api/forms/:form/destinations/:destination.json', 'org'),
-  route('POST', '/api/forms/:form/destinations/:destination/rotate_secret.json', 'org', { json: bodies.rotation }),
-  route('GET', '/api/forms/:form/destinations/:destination/deliveries.json', 'org'),
-  route('POST', '/api/forms/:form/destinations/:destination/deliveries/:delivery/redeliver.json', 'org'),
-  route('GET', '/api/forms/:form/destinations/:destination/deliveries/:delivery/document', 'org'),
-  // The same create without its suffix: the email and document bodies (issue 27).
-  route('POST', '/api/forms/:form/destinations', 'org', { json: bodies.emailDestination }),
   route('POST', '/api/v3/devices/:deviceRef/submissions.json', 'org', { json: bodies.v3Submission }),
   route('POST', '/api/v3/devices/:deviceRef/submissions.xml', 'org', { json: bodies.v3SubmissionInputs }),
   route('GET', '/api/v3/submission_authors.xml', 'org'),

@@ -39,12 +39,6 @@ function decoded(part: string): string {
  * (route-table/). A path that matches neither has no such id.
  */
 const pathChecks: PathCheck[] = [
-  {
-    path: segment(`/api/forms/${id}/destinations/${id}`),
-    check: (lookup, [form, destination]) =>
-      lookup(deliveryCommands.getDestination, { formId: pathId(form, 'Form'), destinationId: pathId(destination, 'Destination') }),
-  },
-  { path: segment(`/api/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
   { path: segment(`/api(?:/v[34])?/resources/${id}`), check: (lookup, [resource]) => lookup(resourceCommands.describeResource, { resourceId: pathId(resource, 'Resource') }) },
   {
     // A submission may name its own ended oneshot (409 with a good body), so that path exists.

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import type { DeadLetterAdmin } from '../routes/admin-dead-letters';
 import type { Auth, HttpMethod, OperationSpec, Suffixes } from '../openapi/operation';
-import type { SendCommand } from '../http/send-command';
+import type { FetchWithAttachment, SendCommand } from '../http/send-command';
 
 /** Asks a service a question (a lookup by id) as the request's organization. */
 export type Lookup = <T = unknown>(type: string, payload: unknown) => Promise<T>;
@@ -38,6 +38,7 @@ export interface HostileCase {
 /** What a route's handler may use. */
 export interface RouteTableDeps {
   send: SendCommand;
+  fetchWithAttachment: FetchWithAttachment;
   deadLetters: DeadLetterAdmin;
 }
 

@@ -6,9 +6,10 @@ import { groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2
 import { clients, organizationOneshots } from './oneshots';
 import { remoteConnections } from './remote-connections';
 import { dispatches, organizationDispatches } from './dispatches';
+import { destinations } from './destinations';
 import { reports } from './reports';
 
-export { admin, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
@@ -27,6 +28,7 @@ export const routeTable: RouteArea[] = [
   groupsSecondGeneration,
   formLocks,
   clients,
+  destinations,
   reports,
   dispatches,
   organizationDispatches,

@@ -1,4 +1,4 @@
-import { directoryCommands, pushCommands } from '@formcast/contracts';
+import { deliveryCommands, directoryCommands, pushCommands } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
 import type { PathId } from './declaration';
 
@@ -15,5 +15,9 @@ export const pathIds = {
   deviceRef: { name: 'deviceRef', resolve: (lookup, ids) => lookup(directoryCommands.findDevice, { ref: ids['deviceRef'] }) },
   outstandingOneshot: outstanding('oneshotId'),
   outstandingDispatch: outstanding('dispatchId'),
+  destination: {
+    name: 'destinationId',
+    resolve: (lookup, ids) => lookup(deliveryCommands.getDestination, { formId: pathId(ids['formId'], 'Form'), destinationId: pathId(ids['destinationId'], 'Destination') }),
+  },
   form: { name: 'formId', resolve: (lookup, ids) => lookup(directoryCommands.getForm, { formId: pathId(ids['formId'], 'Form') }) },
 } satisfies Record<string, PathId>;
