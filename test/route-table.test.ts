@@ -17,8 +17,6 @@ const notYetInTheTable: RegExp[] = [
   /^\w+ \/api(\/v[34])?\/(resources|async_resource_updates)\b/, // resources v1, v3, v4: bodies of their own, read before the global parser
   /^\w+ \/api\/v3\/(devices\/\{deviceRef\}\/(submission_images|submissions_image)|download_submission_image)\b/, // submission images: the bytes, read before the global parser
   /^post \/devices\/enroll$/,
-  /^\w+ \/api\/forms\/\{formId\}\/device_magic_database\b/,
-  /^\w+ \/api\/v3\/(devices\/\{deviceRef\}\/submissions|submission_authors|submissions\/)/,
   /^\w+ \/device(\/.*)?$/,
 ];
 

@@ -222,15 +222,11 @@ const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, '
 /** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
 const routesOutsideTheTable: RouteCase[] = [
   route('POST', '/devices/enroll', 'none', { json: bodies.enroll }),
-  route('POST', '/api/v3/devices/:deviceRef/submissions.json', 'org', { json: bodies.v3Submission }),
-  route('POST', '/api/v3/devices/:deviceRef/submissions.xml', 'org', { json: bodies.v3SubmissionInputs }),
-  route('GET', '/api/v3/submission_authors.xml', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/submission_images.json?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
   route('POST', '/api/v3/devices/:deviceRef/submissions_image?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
   route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
   route('POST', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org', { json: bodies.submissionImage }),
   route('GET', '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 'org'),
-  route('GET', '/api/forms/:template/device_magic_database.json', 'org'),
   route('GET', '/api/resources.json', 'org'),
   route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
   route('PUT', '/api/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),
@@ -242,7 +238,6 @@ const routesOutsideTheTable: RouteCase[] = [
   route('PUT', '/api/v3/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),
   route('GET', '/api/v3/resources/:resource/describe.xml', 'org'),
   route('DELETE', '/api/v3/resources/:resource.json', 'org'),
-  route('GET', '/api/v3/submissions/1.xml', 'org'),
   route('GET', '/api/resources.xml', 'org'),
   route('GET', '/api/resources/:resource.json', 'org'),
   route('POST', '/api/v4/resources.json', 'org', { json: bodies.resourceV4, resourceBody: true }),

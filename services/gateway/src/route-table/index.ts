@@ -8,8 +8,9 @@ import { remoteConnections } from './remote-connections';
 import { dispatches, organizationDispatches } from './dispatches';
 import { destinations } from './destinations';
 import { reports } from './reports';
+import { submissions } from './submissions';
 
-export { admin, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
@@ -29,6 +30,7 @@ export const routeTable: RouteArea[] = [
   formLocks,
   clients,
   destinations,
+  submissions,
   reports,
   dispatches,
   organizationDispatches,
