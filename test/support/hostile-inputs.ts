@@ -221,7 +221,6 @@ const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, '
 
 /** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
 const routesOutsideTheTable: RouteCase[] = [
-  route('POST', '/devices/enroll', 'none', { json: bodies.enroll }),
   route('POST', '/api/v3/devices/:deviceRef/submission_images.json?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
   route('POST', '/api/v3/devices/:deviceRef/submissions_image?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
   route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
@@ -243,12 +242,6 @@ const routesOutsideTheTable: RouteCase[] = [
   route('POST', '/api/v4/resources.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
   route('PUT', '/api/v4/resources/:resource.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
   route('GET', '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json', 'org'),
-  route('GET', '/device/oneshots', 'device'),
-  route('GET', '/device/oneshots/:oneshot', 'device'),
-  route('POST', '/device/oneshots/:oneshot/submission', 'device', { json: bodies.deviceSubmission }),
-  route('POST', '/device/forms/:template/submissions', 'device', { json: bodies.formSubmission }),
-  route('PUT', '/device/push_token', 'device', { json: bodies.pushToken }),
-  route('PATCH', '/device', 'device', { json: bodies.deviceVersions }),
 ];
 
 /** The placeholder of each path id the route table names (`:groupId` → `:group`). */

@@ -2,12 +2,10 @@ import express, { type Express } from 'express';
 import type { Bus } from '@formcast/bus';
 import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
 import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/platform';
-import { enrollmentRoutes } from '../routes/enrollment';
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
 import { adminOrganizationScope } from '../routes/admin';
-import { admin, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
-import { deviceSideRoutes } from '../routes/device-side';
+import { admin, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
 import { resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
 import { resourceV4Routes } from '../routes/resources-v4';
@@ -105,10 +103,11 @@ export function createGatewayApp(options: GatewayOptions): Express {
   );
   app.use(readBodyUpTo(options.bodyLimitBytes));
 
-  app.use(limits.beforeEnrollment);
-  app.use(enrollmentRoutes({ send }));
-  app.use(limits.afterEnrollmentRefusal);
   const table: RouteTableDeps = { send, fetchWithAttachment: resourceDeps.fetchWithAttachment, deadLetters: bus };
+
+  app.use(limits.beforeEnrollment);
+  app.use(routerOf(enrollment, table));
+  app.use(limits.afterEnrollmentRefusal);
   app.use('/admin', requireAdminToken(options.adminToken), adminOrganizationScope(), routerOf(admin, table));
 
   const organization = express.Router({ mergeParams: true });
@@ -127,7 +126,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(groupsSecondGeneration.mount, routerOf(groupsSecondGeneration, table, ownOrganization));
   app.use(formLocks.mount, routerOf(formLocks, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
   app.use(clients.mount, requireApiToken(bus, commandTimeoutMs, tokens), routerOf(clients, table));
-  app.use('/device', limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, deviceSideRoutes({ send }));
+  app.use(deviceSide.mount, limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, routerOf(deviceSide, table));
 
   app.use((req) => {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);

@@ -40,17 +40,6 @@ function decoded(part: string): string {
  */
 const pathChecks: PathCheck[] = [
   { path: segment(`/api(?:/v[34])?/resources/${id}`), check: (lookup, [resource]) => lookup(resourceCommands.describeResource, { resourceId: pathId(resource, 'Resource') }) },
-  {
-    // A submission may name its own ended oneshot (409 with a good body), so that path exists.
-    path: segment(`/device/oneshots/${id}`),
-    check: (lookup, [oneshot], req) =>
-      lookup(pushCommands.deviceGetOneshot, {
-        deviceId: req.context.deviceId,
-        oneshotId: pathId(oneshot, 'Oneshot'),
-        includeEnded: /\/submission$/.test(req.path),
-      }),
-  },
-  { path: segment(`/device/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
 ];
 
 const declaredIds = pathIdMatcher(routeTable);

@@ -1,4 +1,3 @@
-import { deviceSidePaths } from './device-side';
 import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
 import { resourcePaths } from './resources';
@@ -14,7 +13,7 @@ const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: submissionImagePaths },
   { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: {} },
   { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.', paths: {} },
-  { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: deviceSidePaths },
+  { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: {} },
   { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.', paths: {} },
 ];
 

@@ -76,5 +76,5 @@ export interface RouteArea {
 /** The route's path from the root, in express's syntax, without the suffix. */
 export function fullPath(area: RouteArea, route: RouteDeclaration): string {
   const joined = `${area.mount}${route.path}`;
-  return joined === '' ? '/' : joined;
+  return joined.length > 1 ? joined.replace(/\/$/, '') : '/';
 }

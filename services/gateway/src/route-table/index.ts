@@ -7,16 +7,18 @@ import { clients, organizationOneshots } from './oneshots';
 import { remoteConnections } from './remote-connections';
 import { dispatches, organizationDispatches } from './dispatches';
 import { destinations } from './destinations';
+import { deviceSide, enrollment } from './device-side';
 import { reports } from './reports';
 import { submissions } from './submissions';
 
-export { admin, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, deviceSide, enrollment, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
 
 /** Every area of the route table (create-app.ts mounts each where its place in the chain is). */
 export const routeTable: RouteArea[] = [
+  enrollment,
   admin,
   groupsFirstGeneration,
   devicesFirstGeneration,
@@ -34,4 +36,5 @@ export const routeTable: RouteArea[] = [
   reports,
   dispatches,
   organizationDispatches,
+  deviceSide,
 ];

@@ -19,5 +19,11 @@ export const pathIds = {
     name: 'destinationId',
     resolve: (lookup, ids) => lookup(deliveryCommands.getDestination, { formId: pathId(ids['formId'], 'Form'), destinationId: pathId(ids['destinationId'], 'Destination') }),
   },
+  /** The device's own oneshot (a submission may name its own ended one: 409 with a good body, so that path exists). */
+  ownOneshot: {
+    name: 'oneshotId',
+    resolve: (lookup, ids, req) =>
+      lookup(pushCommands.deviceGetOneshot, { deviceId: req.context.deviceId, oneshotId: pathId(ids['oneshotId'], 'Oneshot'), includeEnded: /\/submission$/.test(req.path) }),
+  },
   form: { name: 'formId', resolve: (lookup, ids) => lookup(directoryCommands.getForm, { formId: pathId(ids['formId'], 'Form') }) },
 } satisfies Record<string, PathId>;
