@@ -221,11 +221,6 @@ const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, '
 
 /** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
 const routesOutsideTheTable: RouteCase[] = [
-  route('POST', '/api/v3/devices/:deviceRef/submission_images.json?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
-  route('POST', '/api/v3/devices/:deviceRef/submissions_image?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
-  route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
-  route('POST', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org', { json: bodies.submissionImage }),
-  route('GET', '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 'org'),
   route('GET', '/api/resources.json', 'org'),
   route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
   route('PUT', '/api/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),

@@ -5,11 +5,10 @@ import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/p
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
 import { adminOrganizationScope } from '../routes/admin';
-import { admin, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
-import { resourceRoutes } from '../routes/resources';
+import { admin, submissionImages, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
+import { readResourceBody, resourceRoutes } from '../routes/resources';
 import { resourceV3Routes } from '../routes/resources-v3';
 import { resourceV4Routes } from '../routes/resources-v4';
-import { submissionImageRoutes } from '../routes/submission-images';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
@@ -18,7 +17,7 @@ import { decideFormatSuffix } from './format-suffix';
 import { useHttpMetrics, type HttpMetricsOptions } from './http-metrics';
 import { useHttpTracing } from './http-tracing';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
-import { readBodyUpTo } from './limited-body';
+import { readBodyUpTo, readLimitedBody } from './limited-body';
 import { requireOwnOrganization } from './organization-scope';
 import type { LoadShedder } from './load-shedding';
 import { pathBeforeBody } from './path-before-body';
@@ -86,24 +85,24 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use('/console', consoleStatic());
   // Before any route, its authentication or its body: a `.JSON` is `.json`, a `.foo` is 404 here.
   app.use(decideFormatSuffix);
-  // Resources read their own, larger bodies: mounted before the global parser would refuse them.
-  const resourceDeps = {
+  const resourceMaxBytes = options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined);
+  const imageMaxBytes = options.submissionImageMaxBytes ?? settingsSchema.shape.SUBMISSION_IMAGE_MAX_BYTES.parse(undefined);
+  const table: RouteTableDeps = {
     send,
     fetchWithAttachment: attachmentFetcher(bus, commandTimeoutMs),
-    authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
-    maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
+    deadLetters: bus,
+    resourceMaxBytes,
+    bodyReaders: {
+      RESOURCE_MAX_BYTES: readResourceBody(resourceMaxBytes),
+      SUBMISSION_IMAGE_MAX_BYTES: readLimitedBody(imageMaxBytes, () => `a submission image may be at most ${imageMaxBytes} bytes`),
+    },
   };
+  // Resources read their own, larger bodies: mounted before the global parser would refuse them.
+  const resourceDeps = { ...table, authenticate: requireApiToken(bus, commandTimeoutMs, tokens), maxFileBytes: resourceMaxBytes };
   app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps), resourceV4Routes(resourceDeps));
   // Images are bodies of their own (the bytes, not JSON): read before the global parser too.
-  app.use(
-    submissionImageRoutes({
-      ...resourceDeps,
-      maxImageBytes: options.submissionImageMaxBytes ?? settingsSchema.shape.SUBMISSION_IMAGE_MAX_BYTES.parse(undefined),
-    }),
-  );
+  app.use(routerOf(submissionImages, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
   app.use(readBodyUpTo(options.bodyLimitBytes));
-
-  const table: RouteTableDeps = { send, fetchWithAttachment: resourceDeps.fetchWithAttachment, deadLetters: bus };
 
   app.use(limits.beforeEnrollment);
   app.use(routerOf(enrollment, table));

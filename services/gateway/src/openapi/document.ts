@@ -1,7 +1,6 @@
 import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
 import { resourcePaths } from './resources';
-import { submissionImagePaths } from './submission-images';
 
 /** Each area of the API, one tag each, in the order the docs page shows them. */
 const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
@@ -10,7 +9,7 @@ const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: {} },
   { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
   { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: {} },
-  { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: submissionImagePaths },
+  { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: {} },
   { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: {} },
   { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.', paths: {} },
   { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: {} },

@@ -40,6 +40,14 @@ export interface RouteTableDeps {
   send: SendCommand;
   fetchWithAttachment: FetchWithAttachment;
   deadLetters: DeadLetterAdmin;
+  /** RESOURCE_MAX_BYTES: the largest resource file, once decoded. */
+  resourceMaxBytes: number;
+  /**
+   * The body readers of the limits above BODY_LIMIT_BYTES (http/limited-body.ts), mounted
+   * before the global parser: a route whose body has such a limit reads it with its reader,
+   * after authentication (or streams it itself: `streamsBody`).
+   */
+  bodyReaders: Record<Exclude<BodyLimit, 'BODY_LIMIT_BYTES'>, RequestHandler>;
 }
 
 /** One route, declared once: express, the checks before its body, OpenAPI and the battery come from it. */
@@ -52,8 +60,10 @@ export interface RouteDeclaration {
   suffixes: Suffixes;
   /** The path's ids a service resolves, checked in this order before a refused body is answered. */
   pathIds?: PathId[];
-  /** The body's limit; absent: the route takes no body. */
+  /** The body's limit; absent: the route takes no body. BODY_LIMIT_BYTES: read by the global parser (http/limited-body.ts's readBodyUpTo). */
   body?: BodyLimit;
+  /** The handler reads the body itself, streamed, up to its limit (a resource's Base64 file), rather than its reader. */
+  streamsBody?: true;
   /** The OpenAPI operation (its auth and suffixes are the route's). */
   openapi: Omit<OperationSpec, 'auth' | 'suffixes'>;
   /** The battery's requests on this route: at least one. */

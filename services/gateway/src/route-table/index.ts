@@ -9,9 +9,10 @@ import { dispatches, organizationDispatches } from './dispatches';
 import { destinations } from './destinations';
 import { deviceSide, enrollment } from './device-side';
 import { reports } from './reports';
+import { submissionImages } from './submission-images';
 import { submissions } from './submissions';
 
-export { admin, deviceSide, enrollment, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, submissionImages, deviceSide, enrollment, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
@@ -33,6 +34,7 @@ export const routeTable: RouteArea[] = [
   clients,
   destinations,
   submissions,
+  submissionImages,
   reports,
   dispatches,
   organizationDispatches,

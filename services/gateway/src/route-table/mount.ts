@@ -13,12 +13,14 @@ const suffixTemplate: Record<Suffixes, string> = {
 /**
  * The area's routes as an express router, each route from its declaration: its method, its
  * path below the area's mount and its suffixes; `before` runs ahead of every handler
- * (authentication and the organization's scope, when the mount does not run them).
+ * (authentication and the organization's scope, when the mount does not run them), then
+ * the reader of the route's body when its limit has one of its own.
  */
 export function routerOf(area: RouteArea, deps: RouteTableDeps, before: RequestHandler[] = []): Router {
   const router = Router({ mergeParams: true });
   for (const route of area.routes) {
-    router[route.method](`${route.path}${suffixTemplate[route.suffixes]}`, ...before, route.handler(deps));
+    const reader = route.body === undefined || route.body === 'BODY_LIMIT_BYTES' || route.streamsBody ? [] : [deps.bodyReaders[route.body]];
+    router[route.method](`${route.path}${suffixTemplate[route.suffixes]}`, ...before, ...reader, route.handler(deps));
   }
   return router;
 }
