@@ -219,26 +219,6 @@ export interface RouteCase {
 
 const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, 'method' | 'path' | 'auth'> = {}): RouteCase => ({ method, path, auth, ...more });
 
-/** The routes not yet in the gateway's route table (services/gateway/src/route-table/), which gives the others. */
-const routesOutsideTheTable: RouteCase[] = [
-  route('GET', '/api/resources.json', 'org'),
-  route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
-  route('PUT', '/api/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),
-  route('GET', '/api/resources/:resource/describe.json', 'org'),
-  route('GET', '/api/resources/:resource', 'org'),
-  route('DELETE', '/api/resources/:resource.json', 'org'),
-  route('GET', '/api/v3/resources.xml', 'org'),
-  route('POST', '/api/v3/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
-  route('PUT', '/api/v3/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),
-  route('GET', '/api/v3/resources/:resource/describe.xml', 'org'),
-  route('DELETE', '/api/v3/resources/:resource.json', 'org'),
-  route('GET', '/api/resources.xml', 'org'),
-  route('GET', '/api/resources/:resource.json', 'org'),
-  route('POST', '/api/v4/resources.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
-  route('PUT', '/api/v4/resources/:resource.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
-  route('GET', '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json', 'org'),
-];
-
 /** The placeholder of each path id the route table names (`:groupId` → `:group`). */
 const placeholderOfPathId: Record<string, Placeholder> = {
   orgId: 'org',
@@ -284,11 +264,8 @@ function rowsOfDeclaration(area: RouteArea, declaration: RouteDeclaration): Rout
   });
 }
 
-/** Every route the gateway serves: the route table's, then those not yet in it. */
-export const routes: RouteCase[] = [
-  ...routeTable.flatMap((area) => area.routes.flatMap((declaration) => rowsOfDeclaration(area, declaration))),
-  ...routesOutsideTheTable,
-];
+/** Every route the gateway serves, from its route table (services/gateway/src/route-table/): one row per case a route declares. */
+export const routes: RouteCase[] = routeTable.flatMap((area) => area.routes.flatMap((declaration) => rowsOfDeclaration(area, declaration)));
 
 /** The organization's XML listings: each must still parse after the text class. */
 export const xmlListings: string[] = [

@@ -5,10 +5,8 @@ import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/p
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
 import { adminOrganizationScope } from '../routes/admin';
-import { admin, submissionImages, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
-import { readResourceBody, resourceRoutes } from '../routes/resources';
-import { resourceV3Routes } from '../routes/resources-v3';
-import { resourceV4Routes } from '../routes/resources-v4';
+import { admin, resources, resourcesV3, resourcesV4, submissionImages, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
+import { readResourceBody } from '../routes/resources';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
@@ -98,8 +96,13 @@ export function createGatewayApp(options: GatewayOptions): Express {
     },
   };
   // Resources read their own, larger bodies: mounted before the global parser would refuse them.
-  const resourceDeps = { ...table, authenticate: requireApiToken(bus, commandTimeoutMs, tokens), maxFileBytes: resourceMaxBytes };
-  app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps), resourceV4Routes(resourceDeps));
+  const resourceAuthentication = [requireApiToken(bus, commandTimeoutMs, tokens)];
+  app.use(
+    resources.mount,
+    routerOf(resources, table, resourceAuthentication),
+    routerOf(resourcesV3, table, resourceAuthentication),
+    routerOf(resourcesV4, table, resourceAuthentication),
+  );
   // Images are bodies of their own (the bytes, not JSON): read before the global parser too.
   app.use(routerOf(submissionImages, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
   app.use(readBodyUpTo(options.bodyLimitBytes));

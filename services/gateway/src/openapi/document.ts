@@ -1,13 +1,12 @@
 import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
-import { resourcePaths } from './resources';
 
 /** Each area of the API, one tag each, in the order the docs page shows them. */
 const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
   { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: {} },
   { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: {} },
   { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: {} },
-  { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
+  { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: {} },
   { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: {} },
   { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: {} },
   { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: {} },

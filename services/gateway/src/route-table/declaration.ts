@@ -81,6 +81,13 @@ export interface RouteArea {
   /** The OpenAPI tag its operations are listed under (openapi/document.ts's areas). */
   tag: string;
   routes: RouteDeclaration[];
+  /**
+   * Every other body on these paths below the mount (any method, any route or none) is read
+   * whole by the reader of `limit`, after the mount's checks (authentication), rather than by
+   * the global parser's smaller limit: the routes that stream their bodies come before it,
+   * and the others after it rely on it for their authentication (resources).
+   */
+  bodyReader?: { limit: Exclude<BodyLimit, 'BODY_LIMIT_BYTES'>; paths: string[] };
 }
 
 /** The route's path from the root, in express's syntax, without the suffix. */

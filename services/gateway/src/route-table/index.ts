@@ -10,9 +10,10 @@ import { destinations } from './destinations';
 import { deviceSide, enrollment } from './device-side';
 import { reports } from './reports';
 import { submissionImages } from './submission-images';
+import { resources, resourcesV3, resourcesV4 } from './resources';
 import { submissions } from './submissions';
 
-export { admin, submissionImages, deviceSide, enrollment, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
+export { admin, resources, resourcesV3, resourcesV4, submissionImages, deviceSide, enrollment, submissions, destinations, dispatches, organizationDispatches, remoteConnections, clients, organizationOneshots, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, groupsSecondGeneration, groupsSecondGenerationV2, reports };
 export type { HostileCase, RouteArea, RouteDeclaration, RouteTableDeps } from './declaration';
 export { fullPath } from './declaration';
 export { routerOf } from './mount';
@@ -35,6 +36,9 @@ export const routeTable: RouteArea[] = [
   destinations,
   submissions,
   submissionImages,
+  resources,
+  resourcesV3,
+  resourcesV4,
   reports,
   dispatches,
   organizationDispatches,

@@ -1,4 +1,4 @@
-import { deliveryCommands, directoryCommands, pushCommands } from '@formcast/contracts';
+import { deliveryCommands, directoryCommands, pushCommands, resourceCommands } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
 import type { PathId } from './declaration';
 
@@ -25,5 +25,6 @@ export const pathIds = {
     resolve: (lookup, ids, req) =>
       lookup(pushCommands.deviceGetOneshot, { deviceId: req.context.deviceId, oneshotId: pathId(ids['oneshotId'], 'Oneshot'), includeEnded: /\/submission$/.test(req.path) }),
   },
+  resource: { name: 'resourceId', resolve: (lookup, ids) => lookup(resourceCommands.describeResource, { resourceId: pathId(ids['resourceId'], 'Resource') }) },
   form: { name: 'formId', resolve: (lookup, ids) => lookup(directoryCommands.getForm, { formId: pathId(ids['formId'], 'Form') }) },
 } satisfies Record<string, PathId>;
