@@ -6,8 +6,9 @@ import { createForm, enrollDevice, type TestDevice, type TestOrganization } from
 import { createTemplate, inspectionForm, pushJson, tinyJpegBase64 } from './push-fixtures';
 
 /**
- * The hostile battery's material (issue 16): every route the gateway serves, in one table,
- * and the hostile classes, each a generator of a few requests per route. The battery
+ * The hostile battery's material (issue 16): every route the gateway serves, as its route
+ * table declares it (services/gateway/src/route-table/, each route's `hostile` cases), and
+ * the hostile classes, each a generator of a few requests per route. The battery
  * (test/hostile-battery.test.ts) sends them in every mode and asserts no 5xx and that every
  * process is still alive after each class.
  */
@@ -203,7 +204,7 @@ const bodies = {
 };
 
 // ---------------------------------------------------------------------------------------
-// The routes: one line each. Paths name fixtures with placeholders (see `placeholders`).
+// The routes, from the gateway's route table. Paths name fixtures with placeholders (see `placeholders`).
 
 export type Auth = 'admin' | 'org' | 'device' | 'none';
 

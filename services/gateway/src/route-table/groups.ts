@@ -70,14 +70,14 @@ const groupOperations = {
 
 /** The routes of a group, wherever they are mounted; `where` says so in the summary. */
 function groupRoutes(where: string): RouteDeclaration[] {
-  const suffix = (summary: string) => (where ? `${summary} (${where})` : summary);
+  const saying = (summary: string) => (where ? `${summary} (${where})` : summary);
   return [
     {
       method: 'post',
       path: '/groups',
       suffixes: '.json|.xml',
       body: 'BODY_LIMIT_BYTES',
-      openapi: { ...groupOperations.create(), summary: suffix(groupOperations.create().summary) },
+      openapi: { ...groupOperations.create(), summary: saying(groupOperations.create().summary) },
       hostile: [{ json: 'groupNames', xml: 'groupNamesXml' }],
       handler: ({ send }) => createGroups(send),
     },
@@ -87,7 +87,7 @@ function groupRoutes(where: string): RouteDeclaration[] {
       suffixes: '.json|.xml',
       pathIds: [pathIds.group],
       body: 'BODY_LIMIT_BYTES',
-      openapi: { ...groupOperations.update(), summary: suffix(groupOperations.update().summary) },
+      openapi: { ...groupOperations.update(), summary: saying(groupOperations.update().summary) },
       hostile: [{ json: 'groupUpdate', xml: 'groupUpdateXml' }],
       handler: ({ send }) => updateGroup(send),
     },
@@ -96,7 +96,7 @@ function groupRoutes(where: string): RouteDeclaration[] {
       path: '/groups/:groupId',
       suffixes: '.json|.xml',
       pathIds: [pathIds.group],
-      openapi: { ...groupOperations.delete(), summary: suffix(groupOperations.delete().summary) },
+      openapi: { ...groupOperations.delete(), summary: saying(groupOperations.delete().summary) },
       hostile: [{}],
       handler: ({ send }) => deleteGroup(send),
     },
