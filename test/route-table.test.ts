@@ -1,6 +1,8 @@
+import type { Request } from 'express';
 import { InProcessBus } from '@formcast/bus';
 import { createGatewayApp, fullPath, routeTable } from '@formcast/gateway';
 import { createLogger } from '@formcast/platform';
+import { pathIdMatcher } from '../services/gateway/src/route-table/path-matcher';
 import { registeredRoutes, type RegisteredRoute } from './support/express-routes';
 
 /**
@@ -59,5 +61,30 @@ describe('The route table', () => {
       ...(route.body === undefined && route.hostile.some((c) => c.json || c.xml) ? [`${method} ${path}: a battery body on a route that takes none`] : []),
     ]);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("The route table's path ids, as a refused body's request finds them (path-before-body.ts)", () => {
+  const match = pathIdMatcher(routeTable);
+  const found = (method: string, path: string) => {
+    const result = match({ method } as Request, path);
+    return result && { ids: result.ids, checks: result.checks.map((check) => check.name) };
+  };
+
+  it("takes the route's own path and method first: destroy_all is no dispatch id", () => {
+    expect(found('POST', '/api/v3/devices/Android_1/dispatches/destroy_all.json')).toEqual({ ids: { deviceRef: 'Android_1' }, checks: ['deviceRef'] });
+    expect(found('PATCH', '/api/v3/devices/Android_1/dispatches/5.json')).toEqual({ ids: { deviceRef: 'Android_1', dispatchId: '5' }, checks: ['deviceRef', 'dispatchId'] });
+  });
+
+  it('checks a path below an id by that id, whatever comes after it (no route, or another method)', () => {
+    expect(found('POST', '/clients/Android_1/oneshots/5/anything')).toEqual({ ids: { deviceRef: 'Android_1', oneshotId: '5' }, checks: ['deviceRef', 'oneshotId'] });
+    expect(found('POST', '/api/v3/devices/Android_1/submission_images/x/elsewhere')?.checks).toEqual(['deviceRef']);
+    expect(found('PUT', '/organizations/1/groups/7.xml')).toEqual({ ids: { orgId: '1', groupId: '7' }, checks: ['groupId'] });
+  });
+
+  it('decodes the ids, and finds none on a path without declared ids', () => {
+    expect(found('GET', '/clients/Android%201/badge')?.ids).toEqual({ deviceRef: 'Android 1' });
+    expect(found('DELETE', '/api/v3/dispatches/5.json')).toBeUndefined();
+    expect(found('POST', '/admin/organizations/1/tokens')).toBeUndefined();
   });
 });
