@@ -8,7 +8,8 @@ import { registeredRoutes, type RegisteredRoute } from './support/express-routes
 /**
  * Issue 26: the route table (services/gateway/src/route-table/) is the one place a route is
  * declared. Held against express's router stack: every table route is mounted once, with its
- * suffixes; every express route comes from the table, but the few that are not the API.
+ * suffixes; every express route comes from the table, but the few that are not the API; each
+ * route's declared authentication is the one the gateway applies.
  */
 
 /** Routes that are not the product's API (no declaration: no OpenAPI operation, no battery row). */
@@ -86,5 +87,32 @@ describe("The route table's path ids, as a refused body's request finds them (pa
     expect(found('GET', '/clients/Android%201/badge')?.ids).toEqual({ deviceRef: 'Android 1' });
     expect(found('DELETE', '/api/v3/dispatches/5.json')).toBeUndefined();
     expect(found('POST', '/admin/organizations/1/tokens')).toBeUndefined();
+  });
+});
+
+describe("The route table's authentication, as the gateway applies it", () => {
+  it('answers 401 without credentials on every route its area declares authenticated, and never on one declared open', async () => {
+    const logger = createLogger({ level: 'silent' });
+    const bus = new InProcessBus({ logger });
+    const app = createGatewayApp({ bus, logger, adminToken: 'admin-token-for-the-route-table', commandTimeoutMs: 1000, bodyLimitBytes: 1_000_000 });
+    const server = app.listen(0);
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const { port } = server.address() as { port: number };
+      const wrong: string[] = [];
+      for (const area of routeTable) {
+        for (const route of area.routes) {
+          const path = fullPath(area, route).replace(/:(\w+)/g, (_m, name: string) => (name === 'deviceRef' ? 'Android_1' : '1')).replace(/\*\w+/, 'x');
+          const method = route.method === 'all' ? 'GET' : route.method.toUpperCase();
+          const res = await fetch(`http://127.0.0.1:${port}${path}`, { method, signal: AbortSignal.timeout(5000) });
+          await res.arrayBuffer();
+          if ((res.status === 401) !== (area.auth !== 'none')) wrong.push(`${method} ${path} (${area.auth}): ${res.status}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      server.close();
+      await bus.close();
+    }
   });
 });
