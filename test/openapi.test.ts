@@ -1,10 +1,12 @@
 import Ajv2020 from 'ajv/dist/2020';
 import type { Express } from 'express';
 import { InProcessBus } from '@formcast/bus';
-import { createGatewayApp } from '@formcast/gateway';
+import { readFileSync } from 'node:fs';
+import { createGatewayApp, openApiDocumentFile, openApiDocumentText } from '@formcast/gateway';
 import { createLogger } from '@formcast/platform';
 import { waitFor } from '@formcast/testing';
 import type { ApiResponse } from './support/api-client';
+import { registeredRoutes, type RegisteredRoute } from './support/express-routes';
 import { enrollDevice, simpleFormDefinition } from './support/fixtures';
 import { mime, xlsxWorkbook } from './fixtures/resource-files';
 import { inspectionForm } from './support/push-fixtures';
@@ -21,13 +23,6 @@ type Operation = { responses: Record<string, ResponseObject>; 'x-formcast-suffix
 
 const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-/** A route express has registered: its method and its path as the document writes it, with the suffixes it takes. */
-interface RegisteredRoute {
-  method: string;
-  path: string;
-  suffixes: string[];
-}
-
 /**
  * Routes that are not part of the public API, so not in the document: matched on
  * `METHOD /path`, each with its reason. Another helper's route lands here only by a
@@ -40,41 +35,6 @@ const notApi: Array<{ route: RegExp; reason: string }> = [
   { route: /^\w+ \/console(\/.*)?$/, reason: 'the console\'s static files' },
   { route: /^all \/api(\/v[34])?\/(resources|async_resource_updates)(\/\{rest\})?$/, reason: 'reads any other body on a resources path up to the resources\' limit, then passes it on' },
 ];
-
-function joinPath(prefix: string, path: string): string {
-  const joined = `${prefix}/${path}`.replace(/\/+/g, '/');
-  return joined.length > 1 ? joined.replace(/\/$/, '') : joined;
-}
-
-/** Express 5's template → the document's path and the suffixes it takes. */
-function documentPath(template: string): { path: string; suffixes: string[] } {
-  const suffixes = template.endsWith('{.:format}') ? ['.json', '.xml'] : template.endsWith('{.json}') ? ['.json'] : template.endsWith('{.xml}') ? ['.xml'] : [];
-  const path = template
-    .replace(/\{\.(:format|json|xml)\}$/, '')
-    .replace(/:(\w+)/g, '{$1}')
-    .replace(/\*(\w+)/g, '{$1}');
-  return { path, suffixes };
-}
-
-type Layer = { rawPath?: string | string[]; slash?: boolean; route?: { path: string | string[]; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
-
-/** Every route of a router, walking mounted routers (router 2's layers keep the path they were given as rawPath). */
-function routesOf(stack: Layer[], prefix = ''): RegisteredRoute[] {
-  const routes: RegisteredRoute[] = [];
-  for (const layer of stack) {
-    const rawPaths = ([] as string[]).concat(layer.rawPath ?? '/');
-    if (layer.route) {
-      const verbs = Object.keys(layer.route.methods).filter((verb) => layer.route!.methods[verb]);
-      for (const raw of ([] as string[]).concat(layer.route.path)) {
-        const { path, suffixes } = documentPath(joinPath(prefix, raw));
-        for (const verb of verbs) routes.push({ method: verb === '_all' ? 'all' : verb, path, suffixes });
-      }
-    } else if (layer.handle?.stack) {
-      for (const raw of rawPaths) routes.push(...routesOf(layer.handle.stack, layer.slash ? prefix : joinPath(prefix, raw)));
-    }
-  }
-  return routes;
-}
 
 function gatewayApp(): { app: Express; bus: InProcessBus } {
   const logger = createLogger({ level: 'silent' });
@@ -111,11 +71,15 @@ describe('The OpenAPI document', () => {
   beforeAll(async () => {
     document = await fetchDocument();
     const { app, bus } = gatewayApp();
-    registered = routesOf((app as unknown as { router: { stack: Layer[] } }).router.stack);
+    registered = registeredRoutes(app);
     await bus.close();
   });
 
   const isApi = (route: RegisteredRoute) => !notApi.some(({ route: pattern }) => pattern.test(`${route.method} ${route.path}`));
+
+  it('is the file the build wrote from the route table (after changing a route, `npm run build` rewrites it)', () => {
+    expect(readFileSync(openApiDocumentFile, 'utf8')).toBe(openApiDocumentText());
+  });
 
   it('is served at /openapi.json, without credentials, as OpenAPI 3.1', () => {
     expect(document.openapi).toBe('3.1.0');

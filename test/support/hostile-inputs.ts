@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
+import { fullPath, routeTable, type HostileCase, type RouteArea, type RouteDeclaration } from '@formcast/gateway';
 import type { ApiClient } from './api-client';
 import { createForm, enrollDevice, type TestDevice, type TestOrganization } from './fixtures';
 import { createTemplate, inspectionForm, pushJson, tinyJpegBase64 } from './push-fixtures';
 
 /**
- * The hostile battery's material (issue 16): every route the gateway serves, in one table,
- * and the hostile classes, each a generator of a few requests per route. The battery
+ * The hostile battery's material (issue 16): every route the gateway serves, as its route
+ * table declares it (services/gateway/src/route-table/, each route's `hostile` cases), and
+ * the hostile classes, each a generator of a few requests per route. The battery
  * (test/hostile-battery.test.ts) sends them in every mode and asserts no 5xx and that every
  * process is still alive after each class.
  */
@@ -202,7 +204,7 @@ const bodies = {
 };
 
 // ---------------------------------------------------------------------------------------
-// The routes: one line each. Paths name fixtures with placeholders (see `placeholders`).
+// The routes, from the gateway's route table. Paths name fixtures with placeholders (see `placeholders`).
 
 export type Auth = 'admin' | 'org' | 'device' | 'none';
 
@@ -218,131 +220,53 @@ export interface RouteCase {
 
 const route = (method: string, path: string, auth: Auth, more: Omit<RouteCase, 'method' | 'path' | 'auth'> = {}): RouteCase => ({ method, path, auth, ...more });
 
-export const routes: RouteCase[] = [
-  route('POST', '/admin/organizations', 'admin', { json: bodies.organization }),
-  route('GET', '/admin/organizations/:org/tokens', 'admin'),
-  route('POST', '/admin/organizations/:org/tokens', 'admin', { json: bodies.tokenLabel }),
-  route('DELETE', '/admin/organizations/:org/tokens/:token', 'admin'),
-  route('POST', '/admin/organizations/:org/enrollment_code', 'admin'),
-  route('GET', '/admin/organizations', 'admin'),
-  route('GET', '/admin/dead_letters', 'admin'),
-  route('GET', '/admin/dead_letters/push', 'admin'),
-  route('GET', '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000', 'admin'),
-  route('POST', '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000/replay', 'admin'),
-  route('DELETE', '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000', 'admin'),
-  route('POST', '/devices/enroll', 'none', { json: bodies.enroll }),
-  route('GET', '/organizations/:org/groups.xml', 'org'),
-  route('POST', '/organizations/:org/groups', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
-  route('PUT', '/organizations/:org/groups/:group', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
-  route('DELETE', '/organizations/:org/groups/:group', 'org'),
-  route('GET', '/api/v2/organizations/:org/groups.xml', 'org'),
-  route('GET', '/api/v2/organizations/:org/groups.json?filter=Def&tags[]=health&tags[]=food&page=1', 'org'),
-  route('POST', '/api/organizations/:org/groups.json', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
-  route('PUT', '/api/organizations/:org/groups/:group.json', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
-  route('DELETE', '/api/organizations/:org/groups/:group.json', 'org'),
-  route('POST', '/api/v2/organizations/:org/groups', 'org', { json: bodies.groupNames, xml: bodies.groupNamesXml }),
-  route('PUT', '/api/v2/organizations/:org/groups/:group', 'org', { json: bodies.groupUpdate, xml: bodies.groupUpdateXml }),
-  route('DELETE', '/api/v2/organizations/:org/groups/:group', 'org'),
-  route('GET', '/organizations/:org/devices.json', 'org'),
-  route('GET', '/organizations/:org/devices/:device', 'org'),
-  route('PUT', '/organizations/:org/devices/:device', 'org', { json: bodies.deviceUpdate, xml: bodies.deviceUpdateXml }),
-  route('DELETE', '/organizations/:org/devices/:device', 'org'),
-  route('POST', '/organizations/:org/devices/:device/approve', 'org'),
-  route('GET', '/api/v2/organizations/:org/devices.json', 'org'),
-  route('GET', '/api/v2/organizations/:org/devices/:device.xml', 'org'),
-  route('PUT', '/api/organizations/:org/devices/:device.json', 'org', { json: bodies.deviceUpdateV2, xml: bodies.deviceUpdateV2Xml }),
-  route('PATCH', '/api/organizations/:org/devices/:device.xml', 'org', { json: bodies.deviceUpdateV2, xml: bodies.deviceUpdateV2Xml }),
-  route('DELETE', '/api/organizations/:org/devices/:device.json', 'org'),
-  route('POST', '/api/organizations/:org/devices/:device/approve.json', 'org'),
-  route('POST', '/api/v2/organizations/:org/devices/:device/approve.xml', 'org'),
-  route('DELETE', '/api/v2/organizations/:org/devices/:device.json', 'org'),
-  route('GET', '/organizations/:org/forms.json', 'org'),
-  route('POST', '/organizations/:org/forms', 'org', { json: bodies.form }),
-  route('GET', '/organizations/:org/forms/:form', 'org'),
-  route('PUT', '/organizations/:org/forms/:form', 'org', { json: bodies.form }),
-  route('DELETE', '/organizations/:org/forms/:form', 'org'),
-  route('POST', '/organizations/:org/forms/:form/properties', 'org', { json: bodies.formProperties, xml: bodies.formPropertiesXml }),
-  route('GET', '/organizations/:org/forms.xml', 'org'),
-  route('GET', '/organizations/:org/forms/:form.xml?version=1.00', 'org'),
-  route('POST', '/organizations/:org/forms.xml', 'org', { json: bodies.form, xml: bodies.formXforms }),
-  route('PUT', '/organizations/:org/forms/:form.xml', 'org', { json: bodies.form, xml: bodies.formXforms }),
-  route('PUT', '/api/v3/forms/:form/lock.json', 'org'),
-  route('PUT', '/api/v3/forms/:form/unlock', 'org'),
-  route('GET', '/organizations/:org/oneshots', 'org'),
-  route('POST', '/organizations/:org/forms/:form/remote_connections.xml', 'org', { xml: bodies.connectionsXml }),
-  route('GET', '/organizations/:org/forms/:form/remote_connections.xml', 'org'),
-  route('GET', '/organizations/:org/forms/:form/remote_connections/:destination.xml', 'org'),
-  route('DELETE', '/organizations/:org/forms/:form/remote_connections/:destination.xml', 'org'),
-  route('GET', '/clients/:deviceRef/badge.json', 'org'),
-  route('POST', '/clients/:deviceRef/oneshots.json', 'org', { json: bodies.oneshot, xml: bodies.oneshotXml }),
-  route('GET', '/clients/:deviceRef/oneshots.xml', 'org'),
-  route('POST', '/clients/:deviceRef/oneshots/destroy_all', 'org'),
-  route('PUT', '/clients/:deviceRef/oneshots/:oneshot.json', 'org', { json: bodies.oneshotUpdate }),
-  route('DELETE', '/clients/:deviceRef/oneshots/:oneshot', 'org'),
-  route('GET', '/api/forms/:form/destinations.json', 'org'),
-  route('POST', '/api/forms/:form/destinations.json', 'org', { json: bodies.destination }),
-  route('GET', '/api/forms/:form/destinations/:destination.json', 'org'),
-  route('PUT', '/api/forms/:form/destinations/:destination.json', 'org', { json: bodies.destinationUpdate }),
-  route('DELETE', '/api/forms/:form/destinations/:destination.json', 'org'),
-  route('POST', '/api/forms/:form/destinations/:destination/rotate_secret.json', 'org', { json: bodies.rotation }),
-  route('GET', '/api/forms/:form/destinations/:destination/deliveries.json', 'org'),
-  route('POST', '/api/forms/:form/destinations/:destination/deliveries/:delivery/redeliver.json', 'org'),
-  route('GET', '/api/forms/:form/destinations/:destination/deliveries/:delivery/document', 'org'),
-  // The same create without its suffix: the email and document bodies (issue 27).
-  route('POST', '/api/forms/:form/destinations', 'org', { json: bodies.emailDestination }),
-  route('GET', '/api/v3/dispatch_authors.xml', 'org'),
-  route('GET', '/api/v3/devices/:deviceRef/dispatches.xml', 'org'),
-  route('POST', '/api/v3/devices/:deviceRef/dispatches.json', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),
-  route('POST', '/api/v2/devices/:deviceRef/dispatches.xml', 'org', { json: bodies.dispatch, xml: bodies.oneshotXml }),
-  route('POST', '/api/v3/devices/:deviceRef/dispatches/destroy_all.json', 'org'),
-  route('GET', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json?include_inputs=true', 'org'),
-  route('GET', '/api/v2/devices/:deviceRef/dispatches.json', 'org'),
-  route('GET', '/api/v2/organizations/:org/dispatches.xml', 'org'),
-  route('PATCH', '/api/v2/devices/:deviceRef/dispatches/:oneshot.json', 'org', { json: bodies.dispatchUpdate, xml: bodies.oneshotXml }),
-  route('DELETE', '/api/v2/devices/:deviceRef/dispatches/:oneshot.json', 'org'),
-  route('POST', '/api/v2/devices/:deviceRef/dispatches/destroy_all.json', 'org'),
-  route('PATCH', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json', 'org', { json: bodies.dispatchUpdate, xml: bodies.oneshotXml }),
-  route('DELETE', '/api/v3/devices/:deviceRef/dispatches/:oneshot.json', 'org'),
-  route('GET', '/api/v3/organization_dispatches.json', 'org'),
-  route('GET', '/api/v3/dispatches/:oneshot.json?include_inputs=true', 'org'),
-  route('DELETE', '/api/v3/dispatches/:oneshot.json', 'org'),
-  route('POST', '/api/v3/dispatches/bulk.json', 'org', { json: bodies.bulk, xml: bodies.bulkXml }),
-  route('GET', '/api/v3/users/1/dispatches.json', 'org'),
-  route('POST', '/api/v3/devices/:deviceRef/submissions.json', 'org', { json: bodies.v3Submission }),
-  route('POST', '/api/v3/devices/:deviceRef/submissions.xml', 'org', { json: bodies.v3SubmissionInputs }),
-  route('GET', '/api/v3/submission_authors.xml', 'org'),
-  route('POST', '/api/v3/devices/:deviceRef/submission_images.json?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
-  route('POST', '/api/v3/devices/:deviceRef/submissions_image?image_identifier=battery&submission_identifer=battery', 'org', { json: bodies.submissionImage }),
-  route('GET', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org'),
-  route('POST', '/api/v3/devices/:deviceRef/submission_images/battery/get_md5', 'org', { json: bodies.submissionImage }),
-  route('GET', '/api/v3/download_submission_image?uuid=00000000-0000-4000-8000-000000000000', 'org'),
-  route('GET', '/api/v3/reports/performance_metric_report?month=5&year=2026', 'org'),
-  route('GET', '/api/performance_metric_report?month=5&year=2026', 'org'),
-  route('GET', '/api/forms/:template/device_magic_database.json', 'org'),
-  route('GET', '/api/resources.json', 'org'),
-  route('POST', '/api/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
-  route('PUT', '/api/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),
-  route('GET', '/api/resources/:resource/describe.json', 'org'),
-  route('GET', '/api/resources/:resource', 'org'),
-  route('DELETE', '/api/resources/:resource.json', 'org'),
-  route('GET', '/api/v3/resources.xml', 'org'),
-  route('POST', '/api/v3/resources.json', 'org', { json: bodies.resource, resourceBody: true }),
-  route('PUT', '/api/v3/resources/:resource.json', 'org', { json: bodies.resourceUpdate, resourceBody: true }),
-  route('GET', '/api/v3/resources/:resource/describe.xml', 'org'),
-  route('DELETE', '/api/v3/resources/:resource.json', 'org'),
-  route('GET', '/api/v3/submissions/1.xml', 'org'),
-  route('GET', '/api/resources.xml', 'org'),
-  route('GET', '/api/resources/:resource.json', 'org'),
-  route('POST', '/api/v4/resources.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
-  route('PUT', '/api/v4/resources/:resource.json', 'org', { json: bodies.resourceV4, resourceBody: true }),
-  route('GET', '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json', 'org'),
-  route('GET', '/device/oneshots', 'device'),
-  route('GET', '/device/oneshots/:oneshot', 'device'),
-  route('POST', '/device/oneshots/:oneshot/submission', 'device', { json: bodies.deviceSubmission }),
-  route('POST', '/device/forms/:template/submissions', 'device', { json: bodies.formSubmission }),
-  route('PUT', '/device/push_token', 'device', { json: bodies.pushToken }),
-  route('PATCH', '/device', 'device', { json: bodies.deviceVersions }),
-];
+/** The placeholder of each path id the route table names (`:groupId` → `:group`). */
+const placeholderOfPathId: Record<string, Placeholder> = {
+  orgId: 'org',
+  groupId: 'group',
+  formId: 'form',
+  tokenId: 'token',
+  deviceId: 'device',
+  deviceRef: 'deviceRef',
+  oneshotId: 'oneshot',
+  dispatchId: 'oneshot',
+  destinationId: 'destination',
+  connectionId: 'destination',
+  deliveryId: 'delivery',
+  resourceId: 'resource',
+};
+
+const authOfTable: Record<RouteArea['auth'], Auth> = { apiToken: 'org', deviceSecret: 'device', adminToken: 'admin', none: 'none' };
+
+function bodyNamed(name: string | undefined, where: string): JsonBody | undefined {
+  if (name === undefined) return undefined;
+  const body = (bodies as Record<string, JsonBody | XmlBody>)[name];
+  if (!body) throw new Error(`${where}: the battery has no body ${name}`);
+  return body as JsonBody;
+}
+
+/** The battery's rows of a table route: one per case it declares. */
+function rowsOfDeclaration(area: RouteArea, declaration: RouteDeclaration): RouteCase[] {
+  const template = fullPath(area, declaration);
+  const where = `${declaration.method.toUpperCase()} ${template}`;
+  return declaration.hostile.map((hostile: HostileCase) => {
+    const path =
+      hostile.path ??
+      template.replace(/:(\w+)/g, (_match, name: string) => {
+        const placeholder = placeholderOfPathId[name];
+        if (!placeholder) throw new Error(`${where}: the battery has no fixture for :${name}; give the case a path`);
+        return `:${placeholder}`;
+      });
+    return route((hostile.method ?? declaration.method).toUpperCase(), `${path}${hostile.suffix ?? ''}${hostile.query ? `?${hostile.query}` : ''}`, authOfTable[area.auth], {
+      json: bodyNamed(hostile.json, where),
+      xml: bodyNamed(hostile.xml, where) as XmlBody | undefined,
+      resourceBody: declaration.body === 'RESOURCE_MAX_BYTES',
+    });
+  });
+}
+
+/** Every route the gateway serves, from its route table (services/gateway/src/route-table/): one row per case a route declares. */
+export const routes: RouteCase[] = routeTable.flatMap((area) => area.routes.flatMap((declaration) => rowsOfDeclaration(area, declaration)));
 
 /** The organization's XML listings: each must still parse after the text class. */
 export const xmlListings: string[] = [

@@ -4,3 +4,6 @@ export { closeServer, createGatewayServer, listenOn, type GatewayTls } from './h
 export { tlsFilesOf, type TlsFiles } from './http/tls-files';
 export { GatewayRateLimits, rateLimitSettings, type RateLimitSettings, type RateLimitStore } from './http/rate-limit';
 export { LoadShedder, loadSheddingSettings, type LoadSheddingSettings } from './http/load-shedding';
+export { routeTable, fullPath, type HostileCase, type RouteArea, type RouteDeclaration } from './route-table';
+export { openApiDocumentFile } from './openapi/document-file';
+export { openApiDocumentText } from './openapi/write-document';

@@ -2,29 +2,11 @@ import express, { type Express } from 'express';
 import type { Bus } from '@formcast/bus';
 import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
 import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/platform';
-import { adminRoutes } from '../routes/admin';
-import { badgeRoutes } from '../routes/badge';
-import { bulkDispatchRoutes } from '../routes/bulk-dispatches';
-import { destinationRoutes } from '../routes/destinations';
-import { deviceRoutes } from '../routes/devices';
-import { deviceV2Routes } from '../routes/devices-v2';
-import { enrollmentRoutes } from '../routes/enrollment';
-import { formRoutes } from '../routes/forms';
-import { formV3Routes } from '../routes/forms-v3';
-import { groupRoutes } from '../routes/groups';
-import { groupV2Routes } from '../routes/groups-v2';
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
-import { deviceSideRoutes } from '../routes/device-side';
-import { dispatchRoutes } from '../routes/dispatches';
-import { oneshotRoutes, organizationOneshotRoutes } from '../routes/oneshots';
-import { remoteConnectionRoutes } from '../routes/remote-connections';
-import { resourceRoutes } from '../routes/resources';
-import { resourceV3Routes } from '../routes/resources-v3';
-import { resourceV4Routes } from '../routes/resources-v4';
-import { reportRoutes } from '../routes/reports';
-import { submissionImageRoutes } from '../routes/submission-images';
-import { submissionRoutes } from '../routes/submissions';
+import { adminOrganizationScope } from '../routes/admin';
+import { admin, resources, resourcesV3, resourcesV4, submissionImages, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
+import { readResourceBody } from '../routes/resources';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
@@ -33,7 +15,7 @@ import { decideFormatSuffix } from './format-suffix';
 import { useHttpMetrics, type HttpMetricsOptions } from './http-metrics';
 import { useHttpTracing } from './http-tracing';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
-import { readBodyUpTo } from './limited-body';
+import { readBodyUpTo, readLimitedBody } from './limited-body';
 import { requireOwnOrganization } from './organization-scope';
 import type { LoadShedder } from './load-shedding';
 import { pathBeforeBody } from './path-before-body';
@@ -101,44 +83,52 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use('/console', consoleStatic());
   // Before any route, its authentication or its body: a `.JSON` is `.json`, a `.foo` is 404 here.
   app.use(decideFormatSuffix);
-  // Resources read their own, larger bodies: mounted before the global parser would refuse them.
-  const resourceDeps = {
+  const resourceMaxBytes = options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined);
+  const imageMaxBytes = options.submissionImageMaxBytes ?? settingsSchema.shape.SUBMISSION_IMAGE_MAX_BYTES.parse(undefined);
+  const table: RouteTableDeps = {
     send,
     fetchWithAttachment: attachmentFetcher(bus, commandTimeoutMs),
-    authenticate: requireApiToken(bus, commandTimeoutMs, tokens),
-    maxFileBytes: options.resourceMaxBytes ?? settingsSchema.shape.RESOURCE_MAX_BYTES.parse(undefined),
+    deadLetters: bus,
+    resourceMaxBytes,
+    bodyReaders: {
+      RESOURCE_MAX_BYTES: readResourceBody(resourceMaxBytes),
+      SUBMISSION_IMAGE_MAX_BYTES: readLimitedBody(imageMaxBytes, () => `a submission image may be at most ${imageMaxBytes} bytes`),
+    },
   };
-  app.use('/api', resourceRoutes(resourceDeps), resourceV3Routes(resourceDeps), resourceV4Routes(resourceDeps));
-  // Images are bodies of their own (the bytes, not JSON): read before the global parser too.
+  // Resources read their own, larger bodies: mounted before the global parser would refuse them.
+  const resourceAuthentication = [requireApiToken(bus, commandTimeoutMs, tokens)];
   app.use(
-    submissionImageRoutes({
-      ...resourceDeps,
-      maxImageBytes: options.submissionImageMaxBytes ?? settingsSchema.shape.SUBMISSION_IMAGE_MAX_BYTES.parse(undefined),
-    }),
+    resources.mount,
+    routerOf(resources, table, resourceAuthentication),
+    routerOf(resourcesV3, table, resourceAuthentication),
+    routerOf(resourcesV4, table, resourceAuthentication),
   );
+  // Images are bodies of their own (the bytes, not JSON): read before the global parser too.
+  app.use(routerOf(submissionImages, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
   app.use(readBodyUpTo(options.bodyLimitBytes));
 
   app.use(limits.beforeEnrollment);
-  app.use(enrollmentRoutes({ send }));
+  app.use(routerOf(enrollment, table));
   app.use(limits.afterEnrollmentRefusal);
-  app.use('/admin', requireAdminToken(options.adminToken), adminRoutes({ send, deadLetters: bus }));
+  app.use('/admin', requireAdminToken(options.adminToken), adminOrganizationScope(), routerOf(admin, table));
 
   const organization = express.Router({ mergeParams: true });
   organization.use(requireOwnOrganization);
-  organization.use(groupRoutes({ send }), deviceRoutes({ send }), formRoutes({ send }), organizationOneshotRoutes({ send }), remoteConnectionRoutes({ send }));
+  organization.use(routerOf(groupsFirstGeneration, table), routerOf(devicesFirstGeneration, table), routerOf(forms, table), routerOf(organizationOneshots, table), routerOf(remoteConnections, table));
   app.use('/organizations/:orgId', requireApiToken(bus, commandTimeoutMs, tokens), organization);
-  // Before the push routes' mount, so a badge request is authenticated once.
-  app.use(badgeRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(destinationRoutes({ send, fetchWithAttachment: resourceDeps.fetchWithAttachment, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(submissionRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(reportRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(bulkDispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(dispatchRoutes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(deviceV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(groupV2Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use(formV3Routes({ send, authenticate: requireApiToken(bus, commandTimeoutMs, tokens) }));
-  app.use('/clients/:deviceRef', requireApiToken(bus, commandTimeoutMs, tokens), oneshotRoutes({ send }));
-  app.use('/device', limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, deviceSideRoutes({ send }));
+  app.use(destinations.mount, routerOf(destinations, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
+  app.use(routerOf(submissions, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
+  app.use(routerOf(reports, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
+  const ownOrganization = [requireApiToken(bus, commandTimeoutMs, tokens), requireOwnOrganization];
+  app.use(routerOf(dispatches, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
+  app.use(organizationDispatches.mount, routerOf(organizationDispatches, table, ownOrganization));
+  app.use(devicesSecondGenerationV2.mount, routerOf(devicesSecondGenerationV2, table, ownOrganization));
+  app.use(devicesSecondGeneration.mount, routerOf(devicesSecondGeneration, table, ownOrganization));
+  app.use(groupsSecondGenerationV2.mount, routerOf(groupsSecondGenerationV2, table, ownOrganization));
+  app.use(groupsSecondGeneration.mount, routerOf(groupsSecondGeneration, table, ownOrganization));
+  app.use(formLocks.mount, routerOf(formLocks, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
+  app.use(clients.mount, requireApiToken(bus, commandTimeoutMs, tokens), routerOf(clients, table));
+  app.use(deviceSide.mount, limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, routerOf(deviceSide, table));
 
   app.use((req) => {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);

@@ -1,90 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Bus } from '@formcast/bus';
-import {
-  createEnvelope,
-  deliveryCommands,
-  directoryCommands,
-  pushCommands,
-  resourceCommands,
-} from '@formcast/contracts';
-import { AppError, isAppError } from '@formcast/platform';
-import { pathId } from './path-params';
+import { createEnvelope } from '@formcast/contracts';
+import { isAppError } from '@formcast/platform';
+import { routeTable } from '../route-table';
+import type { Lookup } from '../route-table/declaration';
+import { pathIdMatcher } from '../route-table/path-matcher';
 
-type Lookup = <T = unknown>(type: string, payload: unknown) => Promise<T>;
-
-interface PathCheck {
-  /** Matched against the request's path; captures the path's ids, in order. */
-  path: RegExp;
-  /** Rejects with AppError('not_found') when an id does not exist for the request's organization (or device). */
-  check: (lookup: Lookup, ids: string[], req: Request) => Promise<unknown>;
-}
-
-/** One path segment, without a `.json`/`.xml` suffix (in any case, as the router takes paths and format-suffix.ts suffixes). */
-const id = '([^/]+?)(?:\\.(?:json|xml))?';
-const segment = (pattern: string) => new RegExp(`^${pattern}(?:/|$)`, 'i');
-
-function decoded(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
-}
-
-/** Read by its id, never by listing the device's (which may hold tens of thousands). */
-async function outstandingOn(lookup: Lookup, deviceRef: string, oneshot: string): Promise<void> {
-  await lookup(pushCommands.findOutstandingOneshot, { deviceRef, oneshotId: pathId(oneshot, 'Oneshot') });
-}
-
-/**
- * The paths whose ids only a service can resolve, most specific first, and the lookup that
- * tells whether they exist. A path that matches none has no such id.
- */
-const pathChecks: PathCheck[] = [
-  {
-    path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/groups/${id}`),
-    check: (lookup, [group]) => lookup(directoryCommands.getGroup, { groupId: pathId(group, 'Group') }),
-  },
-  { path: segment(`(?:/api(?:/v2)?)?/organizations/[^/]+/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.getDevice, { deviceId: pathId(device, 'Device') }) },
-  { path: segment(`/organizations/[^/]+/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
-  {
-    path: segment(`/clients/${id}/oneshots/${id}`),
-    check: async (lookup, [device, oneshot]) => {
-      await lookup(directoryCommands.findDevice, { ref: device });
-      await outstandingOn(lookup, device!, oneshot!);
-    },
-  },
-  { path: segment(`/clients/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
-  {
-    path: segment(`/api/v[23]/devices/${id}/dispatches/${id}`),
-    check: async (lookup, [device, dispatch]) => {
-      await lookup(directoryCommands.findDevice, { ref: device });
-      if (dispatch !== 'destroy_all') await outstandingOn(lookup, device!, dispatch!);
-    },
-  },
-  // Every path below a device: its dispatches, submissions and submission images
-  // (`…/submission_images`, `…/submissions_image`: an oversized or refused image body of an
-  // unknown or another organization's device is 404).
-  { path: segment(`/api/v[23]/devices/${id}`), check: (lookup, [device]) => lookup(directoryCommands.findDevice, { ref: device }) },
-  {
-    path: segment(`/api/forms/${id}/destinations/${id}`),
-    check: (lookup, [form, destination]) =>
-      lookup(deliveryCommands.getDestination, { formId: pathId(form, 'Form'), destinationId: pathId(destination, 'Destination') }),
-  },
-  { path: segment(`/api/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
-  { path: segment(`/api(?:/v[34])?/resources/${id}`), check: (lookup, [resource]) => lookup(resourceCommands.describeResource, { resourceId: pathId(resource, 'Resource') }) },
-  {
-    // A submission may name its own ended oneshot (409 with a good body), so that path exists.
-    path: segment(`/device/oneshots/${id}`),
-    check: (lookup, [oneshot], req) =>
-      lookup(pushCommands.deviceGetOneshot, {
-        deviceId: req.context.deviceId,
-        oneshotId: pathId(oneshot, 'Oneshot'),
-        includeEnded: /\/submission$/.test(req.path),
-      }),
-  },
-  { path: segment(`/device/forms/${id}`), check: (lookup, [form]) => lookup(directoryCommands.getForm, { formId: pathId(form, 'Form') }) },
-];
+/** The path ids each route of the table declares, and how each is resolved (route-table/path-ids.ts). */
+const declaredIds = pathIdMatcher(routeTable);
 
 /** A refusal of the body: its size, encoding, type, syntax or meaning (a service's too). */
 function isBodyRefusal(error: unknown): boolean {
@@ -94,10 +17,10 @@ function isBodyRefusal(error: unknown): boolean {
 
 /**
  * The order of checks holds for ids only a service can resolve: when the body is refused
- * (400, 413, 415, 422), the path's ids are looked up first, and an unknown one (or another
- * organization's) answers 404 instead, whatever the body, the mode or the timing. It costs a
- * lookup on refusals only; a request with a good body is checked by the service that
- * handles it, path first.
+ * (400, 413, 415, 422), the path's ids are looked up first, each by its own lookup as its
+ * route declares it, and an unknown one (or another organization's) answers 404 instead,
+ * whatever the body, the mode or the timing. It costs a lookup on refusals only; a request
+ * with a good body is checked by the service that handles it, path first.
  */
 export function pathBeforeBody(bus: Bus, timeoutMs: number) {
   return async (error: unknown, req: Request, res: Response, next: NextFunction): Promise<void> => {
@@ -106,16 +29,15 @@ export function pathBeforeBody(bus: Bus, timeoutMs: number) {
       next(error);
       return;
     }
-    const path = req.originalUrl.split('?')[0]!;
-    const match = pathChecks.map((entry) => ({ entry, ids: entry.path.exec(path) })).find(({ ids }) => ids !== null);
-    if (!match) {
+    const declared = declaredIds(req, req.originalUrl.split('?')[0]!);
+    if (!declared) {
       next(error);
       return;
     }
     const lookup: Lookup = (type, payload) =>
       bus.request(createEnvelope(type, payload, { orgId: req.context.orgId ?? null, requestId: req.context.requestId }), { timeoutMs });
     try {
-      await match.entry.check(lookup, match.ids!.slice(1).map(decoded), req);
+      for (const id of declared.checks) await id.resolve(lookup, declared.ids, req);
     } catch (pathError) {
       if (isAppError(pathError) && pathError.code === 'not_found') {
         next(pathError);

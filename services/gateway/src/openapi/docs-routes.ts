@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Router } from 'express';
-import { openApiDocument } from './document';
+import { openApiDocumentFile } from './document-file';
 
 /**
  * Redoc's browser bundle, served from node_modules: no CDN, nothing fetched from elsewhere.
@@ -54,11 +54,12 @@ const page = `<!DOCTYPE html>
 const start = `Redoc.init('/openapi.json', { hideDownloadButton: false, expandResponses: '200,201,202' }, document.getElementById('redoc'));\n`;
 
 /**
- * `GET /openapi.json` (the OpenAPI 3.1 document, built here, at start) and `GET /docs` (Redoc
- * over it). No authentication: they describe the API, they reach no data.
+ * `GET /openapi.json` (the OpenAPI 3.1 document the build wrote from the route table:
+ * document-file.ts) and `GET /docs` (Redoc over it). No authentication: they describe the
+ * API, they reach no data.
  */
 export function openApiRoutes(): Router {
-  const document = Buffer.from(JSON.stringify(openApiDocument()));
+  const document = Buffer.from(JSON.stringify(JSON.parse(readFileSync(openApiDocumentFile, 'utf8'))));
   const router = Router();
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(document);

@@ -1,40 +1,53 @@
-import { adminPaths } from './admin';
-import { destinationPaths } from './destinations';
-import { deviceSidePaths } from './device-side';
-import { devicesGroupsV2Paths } from './devices-groups-v2';
+import { fullPath, routeTable, type RouteArea } from '../route-table';
 import { errorResponses, operationObject, type HttpMethod, type PathTable } from './operation';
-import { organizationPaths } from './organizations';
-import { pushPaths } from './push';
-import { resourcePaths } from './resources';
-import { reportPaths } from './reports';
-import { submissionImagePaths } from './submission-images';
-import { submissionPaths } from './submissions';
 
 /** Each area of the API, one tag each, in the order the docs page shows them. */
-const areas: Array<{ tag: string; description: string; paths: PathTable }> = [
-  { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.', paths: organizationPaths },
-  { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.', paths: pushPaths },
-  { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.', paths: devicesGroupsV2Paths },
-  { tag: 'Resources', description: 'Files of an organization: the first generation and v3.', paths: resourcePaths },
-  { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.', paths: submissionPaths },
-  { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).', paths: submissionImagePaths },
-  { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.', paths: reportPaths },
-  { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.', paths: destinationPaths },
-  { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.', paths: deviceSidePaths },
-  { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.', paths: adminPaths },
+const areas: Array<{ tag: string; description: string }> = [
+  { tag: 'Organization (first generation)', description: 'Groups, devices, forms, the organization\'s oneshots and the Connections API, under `/organizations/<org>`.' },
+  { tag: 'Push', description: 'Oneshots (first generation), dispatches (v2, v3), bulk dispatch and the badge.' },
+  { tag: 'Devices and groups (second generation)', description: 'Reads under `/api/v2/organizations/<org>`, writes under `/api/organizations/<org>`.' },
+  { tag: 'Resources', description: 'Files of an organization: the first generation and v3.' },
+  { tag: 'Submissions', description: 'Submitting on behalf of a device, the authors, one submission\'s XML and the submissions database.' },
+  { tag: 'Submission images', description: 'A submission\'s images, uploaded apart by its device (v3/submission_image.md), their MD5, and their download (birt_service.md).' },
+  { tag: 'Reports', description: 'The performance metric report (report.md): a month\'s deliveries as CSV.' },
+  { tag: 'Destinations', description: 'Where a form\'s submissions go: webhooks signed with Standard Webhooks, or a dispatch back to the device.' },
+  { tag: 'Device side', description: 'What a device does with its enrollment code and then its own secret.' },
+  { tag: 'Administration', description: 'Behind the admin token: organizations, API tokens, enrollment codes, dead letters.' },
 ];
 
 const methods: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
-function buildDocument(): Record<string, unknown> {
+/** An express template's OpenAPI path: `/groups/:groupId` → `/groups/{groupId}`. */
+const openApiPath = (template: string) => template.replace(/[:*](\w+)/g, '{$1}');
+
+/** The route table's operations of a tag, as paths (their auth and suffixes are the routes'). */
+export function tablePaths(table: RouteArea[], tag: string): PathTable {
+  const paths: PathTable = {};
+  for (const area of table.filter((candidate) => candidate.tag === tag)) {
+    for (const route of area.routes) {
+      const item = (paths[openApiPath(fullPath(area, route))] ??= {});
+      for (const method of route.method === 'all' ? methods : [route.method]) {
+        if (item[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${fullPath(area, route)} is declared twice`);
+        item[method] = { ...route.openapi, auth: area.auth, suffixes: route.suffixes };
+      }
+    }
+  }
+  return paths;
+}
+
+/** The OpenAPI 3.1 document of every public route, from the route table (route-table/): one operation per declaration and method. */
+export function buildOpenApiDocument(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { tag, paths: table } of areas) {
-    for (const [path, item] of Object.entries(table)) {
-      if (paths[path]) throw new Error(`OpenAPI: ${path} is described by two areas`);
-      paths[path] = {};
+  const undescribed = routeTable.filter((area) => !areas.some(({ tag }) => tag === area.tag));
+  if (undescribed.length > 0) throw new Error(`OpenAPI: no tag ${undescribed[0]!.tag} (route-table/${undescribed[0]!.name}.ts)`);
+  for (const { tag } of areas) {
+    for (const [path, item] of Object.entries(tablePaths(routeTable, tag))) {
+      const described = (paths[path] ??= {});
       for (const method of methods) {
         const spec = item[method];
-        if (spec) paths[path][method] = { tags: [tag], ...operationObject(method, path, spec) };
+        if (!spec) continue;
+        if (described[method]) throw new Error(`OpenAPI: ${method.toUpperCase()} ${path} is described twice`);
+        described[method] = { tags: [tag], ...operationObject(method, path, spec) };
       }
     }
   }
@@ -63,12 +76,4 @@ function buildDocument(): Record<string, unknown> {
       responses: errorResponses(),
     },
   };
-}
-
-let built: Record<string, unknown> | undefined;
-
-/** The OpenAPI 3.1 document of every public route, built once, on first use, from the contracts. */
-export function openApiDocument(): Record<string, unknown> {
-  built ??= buildDocument();
-  return built;
 }

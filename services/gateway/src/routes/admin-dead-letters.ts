@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { RequestHandler } from 'express';
 import type { Bus } from '@formcast/bus';
 import { servicesWithEventQueues, type DeadLetterQueueView, type DeadLetterView, type Envelope } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
@@ -9,54 +9,42 @@ export type DeadLetterAdmin = Pick<Bus, 'deadLetters' | 'deadLetterCount' | 'rep
 const queueName = /^[a-z][a-z0-9_-]{0,62}$/;
 const maxEventIdLength = 200;
 
-/**
- * Dead letters by queue (a service's name): the queues with their depth, one queue's
- * letters, one letter; replay (back to that service alone, then removed) and drop.
- */
-export function deadLetterRoutes(deadLetters: DeadLetterAdmin): Router {
-  const router = Router();
+/** The dead-letter queues (one per service with an event queue) and their depth. */
+export const listDeadLetterQueues = (deadLetters: DeadLetterAdmin): RequestHandler => async (_req, res) => {
+  const queues: DeadLetterQueueView[] = [];
+  for (const queue of servicesWithEventQueues) {
+    const depth = await deadLetters.deadLetterCount(queue);
+    if (depth !== null) queues.push({ queue, depth });
+  }
+  res.json({ dead_letter_queues: queues });
+};
 
-  router.get('/dead_letters', async (_req, res) => {
-    const queues: DeadLetterQueueView[] = [];
-    for (const queue of servicesWithEventQueues) {
-      const depth = await deadLetters.deadLetterCount(queue);
-      if (depth !== null) queues.push({ queue, depth });
-    }
-    res.json({ dead_letter_queues: queues });
-  });
+/** One queue's letters. */
+export const listDeadLetters = (deadLetters: DeadLetterAdmin): RequestHandler => async (req, res) => {
+  const queue = await existingQueue(deadLetters, req.params['queue']);
+  const letters = await deadLetters.deadLetters(queue);
+  res.json({ queue, depth: letters.length, dead_letters: letters.map(toDeadLetterView) });
+};
 
-  router.get('/dead_letters/:queue', async (req, res) => {
-    const queue = await existingQueue(deadLetters, req.params['queue']);
-    const letters = await deadLetters.deadLetters(queue);
-    res.json({ queue, depth: letters.length, dead_letters: letters.map(toDeadLetterView) });
-  });
+/** What is done with one letter: shown, replayed (back to that service alone, then removed) or dropped. */
+const letterActions = {
+  dead_letter: (deadLetters: DeadLetterAdmin, queue: string, eventId: string) =>
+    deadLetters.deadLetters(queue).then((letters) => letters.find((envelope) => envelope.id === eventId)),
+  replayed: (deadLetters: DeadLetterAdmin, queue: string, eventId: string) => deadLetters.replayDeadLetter(queue, eventId),
+  dropped: (deadLetters: DeadLetterAdmin, queue: string, eventId: string) => deadLetters.dropDeadLetter(queue, eventId),
+};
 
-  router.get('/dead_letters/:queue/:eventId', async (req, res) => {
-    const queue = await existingQueue(deadLetters, req.params['queue']);
-    const eventId = deadLetterId(req.params['eventId'], queue);
-    const letter = (await deadLetters.deadLetters(queue)).find((envelope) => envelope.id === eventId);
-    if (!letter) throw deadLetterNotFound(queue, eventId);
-    res.json({ dead_letter: toDeadLetterView(letter) });
-  });
-
-  router.post('/dead_letters/:queue/:eventId/replay', async (req, res) => {
-    const queue = await existingQueue(deadLetters, req.params['queue']);
-    const eventId = deadLetterId(req.params['eventId'], queue);
-    const letter = await deadLetters.replayDeadLetter(queue, eventId);
-    if (!letter) throw deadLetterNotFound(queue, eventId);
-    res.json({ replayed: toDeadLetterView(letter) });
-  });
-
-  router.delete('/dead_letters/:queue/:eventId', async (req, res) => {
+/** One letter, by its queue and event id: `{"<action>": the letter}`, or 404. */
+export const oneDeadLetter =
+  (action: keyof typeof letterActions) =>
+  (deadLetters: DeadLetterAdmin): RequestHandler =>
+  async (req, res) => {
     const queue = await existingQueue(deadLetters, req.params['queue']);
     const eventId = deadLetterId(req.params['eventId'], queue);
-    const letter = await deadLetters.dropDeadLetter(queue, eventId);
+    const letter = await letterActions[action](deadLetters, queue, eventId);
     if (!letter) throw deadLetterNotFound(queue, eventId);
-    res.json({ dropped: toDeadLetterView(letter) });
-  });
-
-  return router;
-}
+    res.json({ [action]: toDeadLetterView(letter) });
+  };
 
 async function existingQueue(deadLetters: DeadLetterAdmin, value: unknown): Promise<string> {
   if (typeof value === 'string' && queueName.test(value) && (await deadLetters.deadLetterCount(value)) !== null) return value;

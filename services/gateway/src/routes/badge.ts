@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import {
   directoryCommands,
   notifierCommands,
@@ -8,12 +8,7 @@ import {
 } from '@formcast/contracts';
 import { responseFormat } from '../http/response-format';
 import { buildXml, xmlInteger } from '@formcast/xml-writing';
-import type { RouteDeps } from './route-deps';
-
-export interface BadgeRouteDeps extends RouteDeps {
-  /** The organization API token check (`requireApiToken`), run for this route only. */
-  authenticate: RequestHandler;
-}
+import type { SendCommand } from '../http/send-command';
 
 /**
  * `GET /clients/<device identifier or id>/badge{.json|.xml}`: the device's number of
@@ -23,21 +18,17 @@ export interface BadgeRouteDeps extends RouteDeps {
  * read it. The directory resolves the device in the token's organization (404 otherwise) and
  * tells whether it has a push token (never the token), then the notifier answers its badge.
  */
-export function badgeRoutes({ send, authenticate }: BadgeRouteDeps): Router {
-  const router = Router();
-  router.get('/clients/:deviceRef/badge{.:format}', authenticate, async (req, res) => {
-    const format = responseFormat(req, 'json');
-    const device = await send<DeviceWithPushTokenPresenceView>(req, directoryCommands.findDevice, {
-      ref: String(req.params['deviceRef']),
-      includePushTokenPresent: true,
-    });
-    const { badge } = await send<BadgeView>(req, notifierCommands.getBadge, { deviceId: device.id });
-    if (format === 'xml') {
-      res.type('application/xml').send(buildXml('badge', xmlInteger(badge)));
-      return;
-    }
-    const answer: DeviceBadgeView = { badge, push_token_present: device.push_token_present };
-    res.json(answer);
+export const deviceBadge = (send: SendCommand): RequestHandler => async (req, res) => {
+  const format = responseFormat(req, 'json');
+  const device = await send<DeviceWithPushTokenPresenceView>(req, directoryCommands.findDevice, {
+    ref: String(req.params['deviceRef']),
+    includePushTokenPresent: true,
   });
-  return router;
-}
+  const { badge } = await send<BadgeView>(req, notifierCommands.getBadge, { deviceId: device.id });
+  if (format === 'xml') {
+    res.type('application/xml').send(buildXml('badge', xmlInteger(badge)));
+    return;
+  }
+  const answer: DeviceBadgeView = { badge, push_token_present: device.push_token_present };
+  res.json(answer);
+};

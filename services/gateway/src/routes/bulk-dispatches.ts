@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { bulkDispatchMaxItems, pushCommands, type BulkDispatchResult } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { isPlainObject } from '../http/json-object';
@@ -6,12 +6,7 @@ import { readBody } from '../http/request-body';
 import { responseFormat } from '../http/response-format';
 import { renderBulkDispatchResultsXml } from '../render/bulk-dispatch-results-xml';
 import { readBulkDispatchesXml } from '../xml/bulk-dispatches-xml';
-import type { RouteDeps } from './route-deps';
-
-export interface BulkDispatchRouteDeps extends RouteDeps {
-  /** The organization API token check (`requireApiToken`), run for these routes only. */
-  authenticate: RequestHandler;
-}
+import type { SendCommand } from '../http/send-command';
 
 const jsonShape = '{"dispatches": [{"device", "form_namespace", "form_name", "form_description", "payload", "scheduled_at", "location", "address", "geofence_radius"}, …]}';
 
@@ -40,16 +35,12 @@ function checkCount(dispatches: unknown[]): void {
  * 200 with one result per item, in order: `{"status":202,"id","namespace","name"}`, or the
  * status and error the item would get alone. Each item is created or refused alone.
  */
-export function bulkDispatchRoutes({ send, authenticate }: BulkDispatchRouteDeps): Router {
-  const router = Router();
-  router.post('/api/v3/dispatches/bulk{.:format}', authenticate, async (req, res) => {
-    const format = responseFormat(req, 'json');
-    const { dispatches, fromXml } = dispatchesOfBody(req);
-    checkCount(dispatches);
-    const results = await send<BulkDispatchResult[]>(req, pushCommands.createDispatches, { dispatches, fromXml });
-    res.status(200);
-    if (format === 'xml') res.type('application/xml').send(renderBulkDispatchResultsXml(results));
-    else res.json({ results });
-  });
-  return router;
-}
+export const createDispatches = (send: SendCommand): RequestHandler => async (req, res) => {
+  const format = responseFormat(req, 'json');
+  const { dispatches, fromXml } = dispatchesOfBody(req);
+  checkCount(dispatches);
+  const results = await send<BulkDispatchResult[]>(req, pushCommands.createDispatches, { dispatches, fromXml });
+  res.status(200);
+  if (format === 'xml') res.type('application/xml').send(renderBulkDispatchResultsXml(results));
+  else res.json({ results });
+};

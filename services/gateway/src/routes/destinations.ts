@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { AppError } from '@formcast/platform';
 import {
   deliveryCommands,
@@ -13,15 +13,8 @@ import { jsonObjectBody } from '../http/json-object';
 import { pageQuery } from '../http/page-query';
 import { pathId } from '../http/path-params';
 import { readBody } from '../http/request-body';
-import type { FetchWithAttachment } from '../http/send-command';
+import type { FetchWithAttachment, SendCommand } from '../http/send-command';
 import { contentDisposition } from '../render/resources-file';
-import type { RouteDeps } from './route-deps';
-
-export interface DestinationRouteDeps extends RouteDeps {
-  fetchWithAttachment: FetchWithAttachment;
-  /** The organization API token check (`requireApiToken`), run for these routes only. */
-  authenticate: RequestHandler;
-}
 
 const bodyShape = '{"destination":{"description","format_selection","transport_selection"},"<format>":{…},"<transport>":{…}}';
 
@@ -42,74 +35,67 @@ function rotationOptions(req: Request): { overlap_seconds?: unknown } {
  * product, and ours beside them: rotate the signing secret, the delivery log, redeliver.
  * The delivery service answers 404 for a form of another organization, on every route.
  */
-export function destinationRoutes({ send, fetchWithAttachment, authenticate }: DestinationRouteDeps): Router {
-  const router = Router();
-  const base = '/api/forms/:formId/destinations';
+export const listDestinations = (send: SendCommand): RequestHandler => async (req, res) => {
+  const destinations = await send<DestinationView[]>(req, deliveryCommands.listDestinations, { formId: formIdOf(req) });
+  res.json({ destinations });
+};
 
-  router.get(`${base}{.json}`, authenticate, async (req, res) => {
-    const destinations = await send<DestinationView[]>(req, deliveryCommands.listDestinations, { formId: formIdOf(req) });
-    res.json({ destinations });
+/** The only answer besides rotate_secret that shows the signing secret. */
+export const createDestination = (send: SendCommand): RequestHandler => async (req, res) => {
+  const body = jsonObjectBody(req, bodyShape);
+  const destination = await send<DestinationWithSecretView>(req, deliveryCommands.createDestination, { ...body, formId: formIdOf(req) });
+  res.status(201).json({ destination });
+};
+
+export const showDestination = (send: SendCommand): RequestHandler => async (req, res) => {
+  res.json({ destination: await send<DestinationDetailView>(req, deliveryCommands.getDestination, destinationIdsOf(req)) });
+};
+
+export const updateDestination = (send: SendCommand): RequestHandler => async (req, res) => {
+  const body = jsonObjectBody(req, '{"destination":{"description","active"},"<its transport>":{…}}');
+  const destination = await send<DestinationDetailView>(req, deliveryCommands.updateDestination, { ...body, ...destinationIdsOf(req) });
+  res.json({ destination });
+};
+
+export const deleteDestination = (send: SendCommand): RequestHandler => async (req, res) => {
+  await send(req, deliveryCommands.deleteDestination, destinationIdsOf(req));
+  res.status(200).end();
+};
+
+export const rotateDestinationSecret = (send: SendCommand): RequestHandler => async (req, res) => {
+  const payload = { ...rotationOptions(req), ...destinationIdsOf(req) };
+  res.json({ destination: await send<DestinationWithSecretView>(req, deliveryCommands.rotateDestinationSecret, payload) });
+};
+
+/** Paged as the submissions database API: `page` and `per_page`, and the same counts. */
+export const listDeliveries = (send: SendCommand): RequestHandler => async (req, res) => {
+  const payload = { ...destinationIdsOf(req), page: pageQuery(req, 'page'), per_page: pageQuery(req, 'per_page') };
+  const list = await send<DeliveryListView>(req, deliveryCommands.listDeliveries, payload);
+  res.json({
+    per_page: list.per_page,
+    current_page: list.current_page,
+    total_pages: list.total_pages,
+    current_count: list.deliveries.length,
+    total_count: list.total_count,
+    deliveries: list.deliveries,
   });
+};
 
-  // The only answer besides rotate_secret that shows the signing secret.
-  router.post(`${base}{.json}`, authenticate, async (req, res) => {
-    const body = jsonObjectBody(req, bodyShape);
-    const destination = await send<DestinationWithSecretView>(req, deliveryCommands.createDestination, { ...body, formId: formIdOf(req) });
-    res.status(201).json({ destination });
-  });
+export const redeliver = (send: SendCommand): RequestHandler => async (req, res) => {
+  const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
+  const delivery = await send<DeliveryView>(req, deliveryCommands.redeliver, { ...destinationIdsOf(req), deliveryId });
+  res.status(202).json({ delivery });
+};
 
-  router.get(`${base}/:destinationId{.json}`, authenticate, async (req, res) => {
-    res.json({ destination: await send<DestinationDetailView>(req, deliveryCommands.getDestination, destinationIdsOf(req)) });
-  });
-
-  router.put(`${base}/:destinationId{.json}`, authenticate, async (req, res) => {
-    const body = jsonObjectBody(req, '{"destination":{"description","active"},"<its transport>":{…}}');
-    const destination = await send<DestinationDetailView>(req, deliveryCommands.updateDestination, { ...body, ...destinationIdsOf(req) });
-    res.json({ destination });
-  });
-
-  router.delete(`${base}/:destinationId{.json}`, authenticate, async (req, res) => {
-    await send(req, deliveryCommands.deleteDestination, destinationIdsOf(req));
-    res.status(200).end();
-  });
-
-  router.post(`${base}/:destinationId/rotate_secret{.json}`, authenticate, async (req, res) => {
-    const payload = { ...rotationOptions(req), ...destinationIdsOf(req) };
-    res.json({ destination: await send<DestinationWithSecretView>(req, deliveryCommands.rotateDestinationSecret, payload) });
-  });
-
-  // Paged as the submissions database API: `page` and `per_page`, and the same counts.
-  router.get(`${base}/:destinationId/deliveries{.json}`, authenticate, async (req, res) => {
-    const payload = { ...destinationIdsOf(req), page: pageQuery(req, 'page'), per_page: pageQuery(req, 'per_page') };
-    const list = await send<DeliveryListView>(req, deliveryCommands.listDeliveries, payload);
-    res.json({
-      per_page: list.per_page,
-      current_page: list.current_page,
-      total_pages: list.total_pages,
-      current_count: list.deliveries.length,
-      total_count: list.total_count,
-      deliveries: list.deliveries,
-    });
-  });
-
-  router.post(`${base}/:destinationId/deliveries/:deliveryId/redeliver{.json}`, authenticate, async (req, res) => {
-    const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
-    const delivery = await send<DeliveryView>(req, deliveryCommands.redeliver, { ...destinationIdsOf(req), deliveryId });
-    res.status(202).json({ delivery });
-  });
-
-  // What a delivery carried: an email's document (PDF, .docx, text) as sent, a webhook's body. Bytes, not JSON.
-  router.get(`${base}/:destinationId/deliveries/:deliveryId/document`, authenticate, async (req, res) => {
-    const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
-    const { value, attachment } = await fetchWithAttachment<DeliveryDocumentView>(req, deliveryCommands.getDeliveryDocument, { ...destinationIdsOf(req), deliveryId });
-    if (!attachment) throw new AppError('internal', 'The delivery service answered a document without its bytes');
-    res.status(200);
-    res.setHeader('Content-Type', value.content_type);
-    res.setHeader('Content-Disposition', contentDisposition(value.file_name));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Length', String(attachment.length));
-    res.end(attachment);
-  });
-
-  return router;
-}
+/** What a delivery carried: an email's document (PDF, .docx, text) as sent, a webhook's body. Bytes, not JSON. */
+export const deliveryDocument = (fetchWithAttachment: FetchWithAttachment): RequestHandler => async (req, res) => {
+  const deliveryId = pathId(req.params['deliveryId'], 'Delivery');
+  const { value, attachment } = await fetchWithAttachment<DeliveryDocumentView>(req, deliveryCommands.getDeliveryDocument, { ...destinationIdsOf(req), deliveryId });
+  if (!attachment) throw new AppError('internal', 'The delivery service answered a document without its bytes');
+  res.status(200);
+  res.setHeader('Content-Type', value.content_type);
+  res.setHeader('Content-Disposition', contentDisposition(value.file_name));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Length', String(attachment.length));
+  res.end(attachment);
+};

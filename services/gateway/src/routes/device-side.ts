@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { deviceSideOneshotsPageLimit, directoryCommands, pushCommands, type DeviceOneshotView, type DeviceVersionsView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { isPlainObject } from '../http/json-object';
@@ -7,74 +7,66 @@ import { pathId } from '../http/path-params';
 import { outstandingJsonWriter } from '../render/outstanding-stream';
 import { sendPage } from './oneshots';
 import { jsonBody } from '../http/request-body';
-import type { RouteDeps } from './route-deps';
+import type { SendCommand } from '../http/send-command';
 
 /**
  * What a device does with its own secret: fetch its oneshots, submit one or any form of its
  * groups, update its push token, report its OS and app versions.
  */
-export function deviceSideRoutes({ send }: RouteDeps): Router {
-  const router = Router();
-  const deviceId = (req: Request) => req.context.deviceId!;
+const deviceId = (req: Request) => req.context.deviceId!;
 
-  // `{"oneshots":[…]}`, streamed a page at a time (payloads included: a long list is never held
-  // whole); `page` / `per_page`: that page alone, in the same shape.
-  router.get('/oneshots', async (req, res) => {
-    const writer = outstandingJsonWriter<DeviceOneshotView>('oneshots');
-    const list = (window: { afterId?: number; offset?: number; limit: number }) =>
-      send<DeviceOneshotView[]>(req, pushCommands.deviceListOneshots, { deviceId: deviceId(req), ...window });
-    const asked = requestedPage(req);
-    if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
-    await streamListing(req, res, writer, deviceSideOneshotsPageLimit, (afterId) => list({ afterId, limit: deviceSideOneshotsPageLimit }));
-  });
+// `{"oneshots":[…]}`, streamed a page at a time (payloads included: a long list is never held
+// whole); `page` / `per_page`: that page alone, in the same shape.
 
-  router.get('/oneshots/:oneshotId', async (req, res) => {
-    const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
-    res.json({ oneshot: await send(req, pushCommands.deviceGetOneshot, { deviceId: deviceId(req), oneshotId }) });
-  });
+export const listOwnOneshots = (send: SendCommand): RequestHandler => async (req, res) => {
+  const writer = outstandingJsonWriter<DeviceOneshotView>('oneshots');
+  const list = (window: { afterId?: number; offset?: number; limit: number }) =>
+    send<DeviceOneshotView[]>(req, pushCommands.deviceListOneshots, { deviceId: deviceId(req), ...window });
+  const asked = requestedPage(req);
+  if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
+  await streamListing(req, res, writer, deviceSideOneshotsPageLimit, (afterId) => list({ afterId, limit: deviceSideOneshotsPageLimit }));
+};
 
-  router.post('/oneshots/:oneshotId/submission', async (req, res) => {
-    const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
-    const body = jsonBody(req);
-    if (!isPlainObject(body) || !('answers' in body)) throw new AppError('invalid', 'Expected a JSON object {"answers": {…}}');
-    const submission = await send(req, pushCommands.deviceSubmitOneshot, { deviceId: deviceId(req), oneshotId, answers: body['answers'] });
-    res.status(201).json({ submission });
-  });
+export const showOwnOneshot = (send: SendCommand): RequestHandler => async (req, res) => {
+  const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
+  res.json({ oneshot: await send(req, pushCommands.deviceGetOneshot, { deviceId: deviceId(req), oneshotId }) });
+};
 
-  // Any form of the device's groups; naming an outstanding oneshot completes it. The same
-  // submission_identifier again answers with the submission it made the first time.
-  router.post('/forms/:formId/submissions', async (req, res) => {
-    const formId = pathId(req.params['formId'], 'Form');
-    const body = jsonBody(req);
-    if (!isPlainObject(body) || !('answers' in body)) {
-      throw new AppError('invalid', 'Expected a JSON object {"answers": {…}, "submission_identifier", "oneshot_id", "submitted_at"}');
-    }
-    const { answers, submission_identifier, oneshot_id, submitted_at } = body;
-    const payload = { deviceRef: String(deviceId(req)), formId, answers, submission_identifier, oneshot_id, submitted_at };
-    res.status(201).json({ submission: await send(req, pushCommands.submitForm, payload) });
-  });
+export const submitOwnOneshot = (send: SendCommand): RequestHandler => async (req, res) => {
+  const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
+  const body = jsonBody(req);
+  if (!isPlainObject(body) || !('answers' in body)) throw new AppError('invalid', 'Expected a JSON object {"answers": {…}}');
+  const submission = await send(req, pushCommands.deviceSubmitOneshot, { deviceId: deviceId(req), oneshotId, answers: body['answers'] });
+  res.status(201).json({ submission });
+};
 
-  // `PUT` or `PATCH /device` with any of os_version, app_identifier, app_version: only those
-  // given change. Answers the device's id, identifier and versions as they now are.
-  const reportVersions: RequestHandler = async (req, res) => {
-    const body = jsonBody(req);
-    if (!isPlainObject(body)) throw new AppError('invalid', 'Expected a JSON object {"os_version", "app_identifier", "app_version"}');
-    const { os_version, app_identifier, app_version } = body;
-    const payload = { deviceId: deviceId(req), os_version, app_identifier, app_version };
-    res.json({ device: await send<DeviceVersionsView>(req, directoryCommands.reportDeviceVersions, payload) });
-  };
-  router.put('/', reportVersions);
-  router.patch('/', reportVersions);
+/** Any form of the device's groups; naming an outstanding oneshot completes it. The same submission_identifier again answers with the submission it made the first time. */
+export const submitOwnForm = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = pathId(req.params['formId'], 'Form');
+  const body = jsonBody(req);
+  if (!isPlainObject(body) || !('answers' in body)) {
+    throw new AppError('invalid', 'Expected a JSON object {"answers": {…}, "submission_identifier", "oneshot_id", "submitted_at"}');
+  }
+  const { answers, submission_identifier, oneshot_id, submitted_at } = body;
+  const payload = { deviceRef: String(deviceId(req)), formId, answers, submission_identifier, oneshot_id, submitted_at };
+  res.status(201).json({ submission: await send(req, pushCommands.submitForm, payload) });
+};
 
-  router.put('/push_token', async (req, res) => {
-    const body = jsonBody(req);
-    const token = isPlainObject(body) ? body['push_token'] : undefined;
-    if (token !== null && (typeof token !== 'string' || token.length === 0)) {
-      throw new AppError('invalid', 'push_token: must be the FCM registration token (a string), or null');
-    }
-    await send(req, directoryCommands.setDevicePushToken, { deviceId: deviceId(req), pushToken: token });
-    res.status(200).json({ push_token_set: token !== null });
-  });
+/** `PUT` or `PATCH /device` with any of os_version, app_identifier, app_version: only those given change. Answers the device's id, identifier and versions as they now are. */
+export const reportVersions = (send: SendCommand): RequestHandler => async (req, res) => {
+  const body = jsonBody(req);
+  if (!isPlainObject(body)) throw new AppError('invalid', 'Expected a JSON object {"os_version", "app_identifier", "app_version"}');
+  const { os_version, app_identifier, app_version } = body;
+  const payload = { deviceId: deviceId(req), os_version, app_identifier, app_version };
+  res.json({ device: await send<DeviceVersionsView>(req, directoryCommands.reportDeviceVersions, payload) });
+};
 
-  return router;
-}
+export const setPushToken = (send: SendCommand): RequestHandler => async (req, res) => {
+  const body = jsonBody(req);
+  const token = isPlainObject(body) ? body['push_token'] : undefined;
+  if (token !== null && (typeof token !== 'string' || token.length === 0)) {
+    throw new AppError('invalid', 'push_token: must be the FCM registration token (a string), or null');
+  }
+  await send(req, directoryCommands.setDevicePushToken, { deviceId: deviceId(req), pushToken: token });
+  res.status(200).json({ push_token_set: token !== null });
+};

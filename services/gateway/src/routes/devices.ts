@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Request, type RequestHandler, type Response } from 'express';
 import { directoryCommands, type DeviceV2View, type DeviceView, type DeviceViewGeneration } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
 import { responseFormat, type ResponseFormat } from '../http/response-format';
@@ -6,7 +6,6 @@ import type { SendCommand } from '../http/send-command';
 import { renderDevicesV2Xml, renderDeviceV2Xml } from '../render/devices-v2-xml';
 import { renderDevicesXml, renderDeviceXml } from '../render/devices-xml';
 import { devicePatchFromBody } from './device-patch';
-import type { RouteDeps } from './route-deps';
 
 /**
  * How a generation answers: the device view the directory is asked for, its XML, and the
@@ -93,15 +92,4 @@ export function approveDevice(send: SendCommand, generation: DeviceGeneration): 
     const device = await send<AnyDeviceView>(req, directoryCommands.approveDevice, { deviceId, view: generation.view });
     sendDevice(req, res, generation, device, { fallback: 'json' });
   };
-}
-
-/** Device enquiry (spec 4.3) and the devices API as observed. Mounted under /organizations/:orgId. */
-export function deviceRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-  router.get('/devices{.:format}', listDevices(send, firstGeneration));
-  router.get('/devices/:deviceId{.:format}', showDevice(send, firstGeneration));
-  router.put('/devices/:deviceId{.:format}', updateDevice(send, firstGeneration));
-  router.delete('/devices/:deviceId{.:format}', deleteDevice(send));
-  router.post('/devices/:deviceId/approve{.:format}', approveDevice(send, firstGeneration));
-  return router;
 }

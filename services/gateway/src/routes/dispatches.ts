@@ -1,19 +1,12 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { pushCommands, type CreatedDispatchAnswer, type DispatchPageView, type DispatchView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
-import { requireOwnOrganization } from '../http/organization-scope';
 import { pageQuery } from '../http/page-query';
 import { pathId } from '../http/path-params';
 import { responseFormat } from '../http/response-format';
 import { renderDispatchesXml, renderDispatchXml } from '../render/dispatches-xml';
 import { dispatchFromBody, dispatchUpdate } from './dispatch-body';
-import type { RouteDeps } from './route-deps';
-import { authorsRoute } from './submissions';
-
-export interface DispatchRouteDeps extends RouteDeps {
-  /** The organization API token check (`requireApiToken`), run for these routes only. */
-  authenticate: RequestHandler;
-}
+import type { SendCommand } from '../http/send-command';
 
 /** `include_inputs`: `true`/`1` or `false`/`0`; absent is false. */
 function includeInputs(req: Request): boolean {
@@ -46,90 +39,71 @@ function sendDispatch(req: Request, res: Response, dispatch: DispatchView, json:
   else res.json(json === 'bare' ? dispatch : { dispatch });
 }
 
-/**
+const deviceRef = (req: Request) => String(req.params['deviceRef']);
+const dispatchId = (req: Request) => pathId(req.params['dispatchId'], 'Dispatch');
+const readDispatch = (send: SendCommand, req: Request, id: number, withInputs = false, ofDevice?: string) =>
+  send<DispatchView>(req, pushCommands.getDispatch, { dispatchId: id, include_inputs: withInputs, deviceRef: ofDevice });
+
+/*
  * The later generations of the push API (observed-behaviour, "Later generations of the push
- * API"): v3 dispatches and the v2 create, over the same push commands as the oneshot paths,
- * so a dispatch created on any path is the same record on every other. Formcast has no web
- * users: `/api/v3/users/…` is 404 saying so. Another organization's device or dispatch is
- * 404, as an unknown one.
+ * API"): v3 dispatches and the v2 paths (pydevice 0.3.3's, a real client of the second
+ * generation: the v3 handlers), over the same push commands as the oneshot paths, so a
+ * dispatch created on any path is the same record on every other. Another organization's
+ * device or dispatch is 404, as an unknown one. route-table/dispatches.ts mounts them.
  */
-export function dispatchRoutes({ send, authenticate }: DispatchRouteDeps): Router {
-  const router = Router();
-  const deviceRef = (req: Request) => String(req.params['deviceRef']);
-  const dispatchId = (req: Request) => pathId(req.params['dispatchId'], 'Dispatch');
-  const readDispatch = (req: Request, id: number, withInputs = false, ofDevice?: string) =>
-    send<DispatchView>(req, pushCommands.getDispatch, { dispatchId: id, include_inputs: withInputs, deviceRef: ofDevice });
-  const ownOrganization = [authenticate, requireOwnOrganization];
 
-  router.get('/api/v3/dispatch_authors{.:format}', authenticate, authorsRoute(send));
+export const listDeviceDispatches = (send: SendCommand): RequestHandler => async (req, res) => {
+  sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listDeviceDispatches, { deviceRef: deviceRef(req), ...pageOf(req) }));
+};
 
-  // The v2 paths are pydevice 0.3.3's (a real client of the second generation): the v3 handlers.
-  const listOfDevice: RequestHandler = async (req, res) => {
-    sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listDeviceDispatches, { deviceRef: deviceRef(req), ...pageOf(req) }));
-  };
-  router.get('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, listOfDevice);
-  router.get('/api/v2/devices/:deviceRef/dispatches{.:format}', authenticate, listOfDevice);
+/** The create answers the dispatch's view itself (issue 24); a replay of an Idempotency-Key, or an older push service, does not: read then. */
+export const createDispatch = (send: SendCommand): RequestHandler => async (req, res) => {
+  const created = await send<CreatedDispatchAnswer>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req), answerWithDispatch: true });
+  const dispatch = created.dispatch ?? (await readDispatch(send, req, created.id));
+  res.status(202);
+  sendDispatch(req, res, dispatch, 'wrapped');
+};
 
-  const create: RequestHandler = async (req, res) => {
-    // The create answers the dispatch's view itself (issue 24); a replay of an Idempotency-Key, or an older push service, does not: read then.
-    const created = await send<CreatedDispatchAnswer>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req), answerWithDispatch: true });
-    const dispatch = created.dispatch ?? (await readDispatch(req, created.id));
-    res.status(202);
-    sendDispatch(req, res, dispatch, 'wrapped');
-  };
-  router.post('/api/v3/devices/:deviceRef/dispatches{.:format}', authenticate, create);
-  router.post('/api/v2/devices/:deviceRef/dispatches{.:format}', authenticate, create);
+export const revokeDeviceDispatches = (send: SendCommand): RequestHandler => async (req, res) => {
+  await send(req, pushCommands.revokeAllOneshots, { deviceRef: deviceRef(req) });
+  res.status(200).end();
+};
 
-  const destroyAll: RequestHandler = async (req, res) => {
-    await send(req, pushCommands.revokeAllOneshots, { deviceRef: deviceRef(req) });
-    res.status(200).end();
-  };
-  router.post('/api/v3/devices/:deviceRef/dispatches/destroy_all{.:format}', authenticate, destroyAll);
-  router.post('/api/v2/devices/:deviceRef/dispatches/destroy_all{.:format}', authenticate, destroyAll);
+/** The device-scoped show: bare, as the organization-wide one; another device's dispatch is 404. */
+export const showDeviceDispatch = (send: SendCommand): RequestHandler => async (req, res) => {
+  sendDispatch(req, res, await readDispatch(send, req, dispatchId(req), includeInputs(req), deviceRef(req)), 'bare');
+};
 
-  // The device-scoped show: bare, as the organization-wide one; another device's dispatch is 404.
-  router.get('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
-    sendDispatch(req, res, await readDispatch(req, dispatchId(req), includeInputs(req), deviceRef(req)), 'bare');
-  });
+export const updateDispatch = (send: SendCommand): RequestHandler => async (req, res) => {
+  const id = dispatchId(req);
+  await send(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), id));
+  const dispatch = await readDispatch(send, req, id);
+  res.status(202);
+  sendDispatch(req, res, dispatch, 'wrapped');
+};
 
-  const update: RequestHandler = async (req, res) => {
-    const id = dispatchId(req);
-    await send(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), id));
-    const dispatch = await readDispatch(req, id);
-    res.status(202);
-    sendDispatch(req, res, dispatch, 'wrapped');
-  };
-  router.patch('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, update);
-  router.patch('/api/v2/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, update);
+export const revokeDeviceDispatch = (send: SendCommand): RequestHandler => async (req, res) => {
+  await send(req, pushCommands.revokeOneshot, { deviceRef: deviceRef(req), oneshotId: dispatchId(req) });
+  res.status(200).end();
+};
 
-  const revoke: RequestHandler = async (req, res) => {
-    await send(req, pushCommands.revokeOneshot, { deviceRef: deviceRef(req), oneshotId: dispatchId(req) });
-    res.status(200).end();
-  };
-  router.delete('/api/v3/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, revoke);
-  router.delete('/api/v2/devices/:deviceRef/dispatches/:dispatchId{.:format}', authenticate, revoke);
+export const listOrganizationDispatches = (send: SendCommand): RequestHandler => async (req, res) => {
+  sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listOrganizationDispatches, pageOf(req)));
+};
 
-  const listOfOrganization: RequestHandler = async (req, res) => {
-    sendPage(req, res, await send<DispatchPageView>(req, pushCommands.listOrganizationDispatches, pageOf(req)));
-  };
-  router.get('/api/v3/organization_dispatches{.:format}', authenticate, listOfOrganization);
-  router.get('/api/v2/organizations/:orgId/dispatches{.:format}', ...ownOrganization, listOfOrganization);
+export const showDispatch = (send: SendCommand): RequestHandler => async (req, res) => {
+  sendDispatch(req, res, await readDispatch(send, req, dispatchId(req), includeInputs(req)), 'bare');
+};
 
-  router.get('/api/v3/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
-    sendDispatch(req, res, await readDispatch(req, dispatchId(req), includeInputs(req)), 'bare');
-  });
+export const revokeDispatch = (send: SendCommand): RequestHandler => async (req, res) => {
+  await send(req, pushCommands.revokeDispatch, { dispatchId: dispatchId(req) });
+  res.status(200).end();
+};
 
-  router.delete('/api/v3/dispatches/:dispatchId{.:format}', authenticate, async (req, res) => {
-    await send(req, pushCommands.revokeDispatch, { dispatchId: dispatchId(req) });
-    res.status(200).end();
-  });
-
-  router.all(['/api/v3/users{.:format}', '/api/v3/users/*rest'], authenticate, () => {
-    throw new AppError(
-      'not_found',
-      'Formcast has no web users, only devices: dispatches are read and sent through /api/v3/devices/<identifier>/dispatches and /api/v3/organization_dispatches',
-    );
-  });
-
-  return router;
-}
+/** Formcast has no web users: `/api/v3/users/…` is 404 saying so. */
+export const noWebUsers = (): RequestHandler => () => {
+  throw new AppError(
+    'not_found',
+    'Formcast has no web users, only devices: dispatches are read and sent through /api/v3/devices/<identifier>/dispatches and /api/v3/organization_dispatches',
+  );
+};

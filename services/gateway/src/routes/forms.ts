@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { directoryCommands, type FormCreatedView, type FormListItemView, type FormUpdatedView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { pathId } from '../http/path-params';
@@ -8,7 +8,7 @@ import { renderFormsXml, renderFormXml } from '../render/forms-xml';
 import { elementText, rootElement } from '../xml/parse-xml';
 import { definitionToXforms } from '../xforms/definition-to-xforms';
 import { xformsToDefinition } from '../xforms/xforms-to-definition';
-import type { RouteDeps } from './route-deps';
+import type { SendCommand } from '../http/send-command';
 
 /** `?version=`: the version as the list shows it (`1.02`) or the revision (`2`). */
 function versionQuery(req: Request): string | undefined {
@@ -42,61 +42,62 @@ function groupFromBody(req: Request): string {
   return group;
 }
 
+/** The list, in JSON or XML (`<forms><form>`). */
+export const listForms = (send: SendCommand): RequestHandler => async (req, res) => {
+  const forms = await send<FormListItemView[]>(req, directoryCommands.listForms, {});
+  if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderFormsXml(forms));
+  else res.json({ forms });
+};
+
+/** Create from JSON or XForms, answered in either (`<form>`). */
+export const createForm = (send: SendCommand): RequestHandler => async (req, res) => {
+  const format = responseFormat(req, 'json');
+  const definition = definitionFromBody(req);
+  const created = await send<FormCreatedView>(req, directoryCommands.createForm, { definition });
+  res.status(201);
+  if (format === 'xml') res.type('application/xml').send(renderFormXml(created));
+  else res.json(created);
+};
+
+/** The definition with its version and group in JSON, or as XForms (`<h:html>`), of the current version or an earlier one (`?version=`). */
+export const showForm = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = pathId(req.params['formId'], 'Form');
+  const format = responseFormat(req, 'json');
+  const definition = await send<Record<string, unknown>>(req, directoryCommands.getForm, { formId, version: versionQuery(req) });
+  if (format === 'xml') res.type('application/xml').send(definitionToXforms(definition));
+  else res.json(definition);
+};
+
+export const updateForm = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = pathId(req.params['formId'], 'Form');
+  const format = responseFormat(req, 'json');
+  const definition = definitionFromBody(req);
+  const updated = await send<FormUpdatedView>(req, directoryCommands.updateForm, { formId, definition });
+  res.status(202);
+  if (format === 'xml') res.type('application/xml').send(renderFormXml(updated));
+  else res.json(updated);
+};
+
+export const deleteForm = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = pathId(req.params['formId'], 'Form');
+  await send(req, directoryCommands.deleteForm, { formId });
+  res.status(200).end();
+};
+
+/** The properties in JSON or XML: the form's group. */
+export const moveForm = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = pathId(req.params['formId'], 'Form');
+  const form = await send<FormListItemView>(req, directoryCommands.moveForm, { formId, group: groupFromBody(req) });
+  if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderFormXml(form));
+  else res.json({ form });
+};
+
 /**
- * Forms (templates) API as observed and as form.md documents it: the list in JSON or XML
- * (`<forms><form>`); the definition with its version and group in JSON, or as XForms
- * (`<h:html>`), of the current version or an earlier one (`?version=`); create and update from
- * JSON or XForms, answered in either (`<form>`); the properties in JSON or XML. Mounted under
- * /organizations/:orgId.
+ * `PUT /api/v3/forms/<id>/lock` and `/unlock` (form.md): 200 with an empty body, as the doc
+ * shows no body; a failure says why in the `Message` header (every failure does). A locked
+ * form refuses a new definition (409).
  */
-export function formRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-
-  router.get('/forms{.:format}', async (req, res) => {
-    const forms = await send<FormListItemView[]>(req, directoryCommands.listForms, {});
-    if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderFormsXml(forms));
-    else res.json({ forms });
-  });
-
-  router.post('/forms{.:format}', async (req, res) => {
-    const format = responseFormat(req, 'json');
-    const definition = definitionFromBody(req);
-    const created = await send<FormCreatedView>(req, directoryCommands.createForm, { definition });
-    res.status(201);
-    if (format === 'xml') res.type('application/xml').send(renderFormXml(created));
-    else res.json(created);
-  });
-
-  router.get('/forms/:formId{.:format}', async (req, res) => {
-    const formId = pathId(req.params['formId'], 'Form');
-    const format = responseFormat(req, 'json');
-    const definition = await send<Record<string, unknown>>(req, directoryCommands.getForm, { formId, version: versionQuery(req) });
-    if (format === 'xml') res.type('application/xml').send(definitionToXforms(definition));
-    else res.json(definition);
-  });
-
-  router.put('/forms/:formId{.:format}', async (req, res) => {
-    const formId = pathId(req.params['formId'], 'Form');
-    const format = responseFormat(req, 'json');
-    const definition = definitionFromBody(req);
-    const updated = await send<FormUpdatedView>(req, directoryCommands.updateForm, { formId, definition });
-    res.status(202);
-    if (format === 'xml') res.type('application/xml').send(renderFormXml(updated));
-    else res.json(updated);
-  });
-
-  router.delete('/forms/:formId{.json}', async (req, res) => {
-    const formId = pathId(req.params['formId'], 'Form');
-    await send(req, directoryCommands.deleteForm, { formId });
-    res.status(200).end();
-  });
-
-  router.post('/forms/:formId/properties{.:format}', async (req, res) => {
-    const formId = pathId(req.params['formId'], 'Form');
-    const form = await send<FormListItemView>(req, directoryCommands.moveForm, { formId, group: groupFromBody(req) });
-    if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderFormXml(form));
-    else res.json({ form });
-  });
-
-  return router;
-}
+export const setFormLocked = (send: SendCommand, locked: boolean): RequestHandler => async (req, res) => {
+  await send(req, directoryCommands.lockForm, { formId: pathId(req.params['formId'], 'Form'), locked });
+  res.status(200).end();
+};

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { createGroupsPayload, directoryCommands, type CreateGroupsResult, type GroupView } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 import { pathId } from '../http/path-params';
@@ -7,7 +7,6 @@ import { responseFormat } from '../http/response-format';
 import type { SendCommand } from '../http/send-command';
 import { renderGroupsXml, renderGroupXml } from '../render/groups-xml';
 import { elements, elementText, isNode, rootElement } from '../xml/parse-xml';
-import type { RouteDeps } from './route-deps';
 
 /** How a refusal names the names and the i-th name: as the body the user sent holds them. */
 interface NameLabels {
@@ -155,14 +154,4 @@ export function deleteGroup(send: SendCommand): RequestHandler {
     await send(req, directoryCommands.deleteGroup, { groupId });
     res.status(200).end();
   };
-}
-
-/** Groups API, spec 4.2. Mounted under /organizations/:orgId. */
-export function groupRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-  router.get('/groups{.:format}', listGroups(send));
-  router.post('/groups{.:format}', createGroups(send));
-  router.put('/groups/:groupId{.:format}', updateGroup(send));
-  router.delete('/groups/:groupId{.:format}', deleteGroup(send));
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { organizationOneshotsPageLimit, pushCommands, type OneshotCreatedView, type OutstandingOneshotView } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
 import { responseFormat } from '../http/response-format';
@@ -6,69 +6,60 @@ import { renderOneshotListXml, renderOutstandingOneXml } from '../render/oneshot
 import { outstandingJsonWriter, outstandingXmlWriter, type OutstandingListWriter } from '../render/outstanding-stream';
 import { linkToNextPage, requestedPage, streamListing } from '../http/paged-listing';
 import { dispatchFromBody, dispatchUpdate } from './dispatch-body';
-import type { RouteDeps } from './route-deps';
+import type { SendCommand } from '../http/send-command';
 
-/** Push API, spec 4.4: `/clients/<device identifier or id>/oneshots…`. */
-export function oneshotRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-  const deviceRef = (req: Request) => String(req.params['deviceRef']);
+/** The device the path names: push API, spec 4.4, `/clients/<device identifier or id>/oneshots…`. */
+const deviceRef = (req: Request) => String(req.params['deviceRef']);
 
-  router.post('/oneshots{.:format}', async (req, res) => {
-    const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req) });
-    res.status(202);
-    if (responseFormat(req, 'xml', { byContentType: false }) === 'xml') res.type('application/xml').send(renderOneshotListXml([created]));
-    else res.json({ oneshot_list: [created] });
-  });
+export const createOneshot = (send: SendCommand): RequestHandler => async (req, res) => {
+  const created = await send<OneshotCreatedView>(req, pushCommands.createOneshot, { deviceRef: deviceRef(req), ...dispatchFromBody(req) });
+  res.status(202);
+  if (responseFormat(req, 'xml', { byContentType: false }) === 'xml') res.type('application/xml').send(renderOneshotListXml([created]));
+  else res.json({ oneshot_list: [created] });
+};
 
-  // Unpaged (spec 2.8) and streamed, a page of the push service's at a time; `page` / `per_page`: that page alone.
-  router.get('/oneshots{.:format}', async (req, res) => {
-    const writer = responseFormat(req, 'xml') === 'xml' ? outstandingXmlWriter() : outstandingJsonWriter();
-    const list = (window: { afterId?: number; offset?: number; limit: number }) =>
-      send<OutstandingOneshotView[]>(req, pushCommands.listDeviceOneshots, { deviceRef: deviceRef(req), ...window });
-    const asked = requestedPage(req);
-    if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
-    const limit = organizationOneshotsPageLimit;
-    await streamListing(req, res, writer, limit, (afterId) => list({ afterId, limit }));
-  });
+/** Unpaged (spec 2.8) and streamed, a page of the push service's at a time; `page` / `per_page`: that page alone. */
+export const listDeviceOneshots = (send: SendCommand): RequestHandler => async (req, res) => {
+  const writer = responseFormat(req, 'xml') === 'xml' ? outstandingXmlWriter() : outstandingJsonWriter();
+  const list = (window: { afterId?: number; offset?: number; limit: number }) =>
+    send<OutstandingOneshotView[]>(req, pushCommands.listDeviceOneshots, { deviceRef: deviceRef(req), ...window });
+  const asked = requestedPage(req);
+  if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
+  const limit = organizationOneshotsPageLimit;
+  await streamListing(req, res, writer, limit, (afterId) => list({ afterId, limit }));
+};
 
-  router.post('/oneshots/destroy_all{.:format}', async (req, res) => {
-    await send(req, pushCommands.revokeAllOneshots, { deviceRef: deviceRef(req) });
-    res.status(200).end();
-  });
+export const revokeAllOneshots = (send: SendCommand): RequestHandler => async (req, res) => {
+  await send(req, pushCommands.revokeAllOneshots, { deviceRef: deviceRef(req) });
+  res.status(200).end();
+};
 
-  router.put('/oneshots/:oneshotId{.:format}', async (req, res) => {
-    const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
-    const updated = await send<OutstandingOneshotView>(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), oneshotId));
-    if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderOutstandingOneXml(updated));
-    else res.json(updated);
-  });
+export const updateOneshot = (send: SendCommand): RequestHandler => async (req, res) => {
+  const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
+  const updated = await send<OutstandingOneshotView>(req, pushCommands.updateOneshot, await dispatchUpdate(req, send, deviceRef(req), oneshotId));
+  if (responseFormat(req, 'json') === 'xml') res.type('application/xml').send(renderOutstandingOneXml(updated));
+  else res.json(updated);
+};
 
-  router.delete('/oneshots/:oneshotId{.:format}', async (req, res) => {
-    const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
-    await send(req, pushCommands.revokeOneshot, { deviceRef: deviceRef(req), oneshotId });
-    res.status(200).end();
-  });
-
-  return router;
-}
+export const revokeOneshot = (send: SendCommand): RequestHandler => async (req, res) => {
+  const oneshotId = pathId(req.params['oneshotId'], 'Oneshot');
+  await send(req, pushCommands.revokeOneshot, { deviceRef: deviceRef(req), oneshotId });
+  res.status(200).end();
+};
 
 /**
  * `GET /organizations/<org>/oneshots`: every outstanding oneshot of the organization, unpaged
  * (spec 2.8) and streamed page by page from the push service; or, with `page` / `per_page`,
  * that page alone (a `Link` to the next when it is full).
  */
-export function organizationOneshotRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-  router.get('/oneshots{.:format}', async (req, res) => {
-    const writer = responseFormat(req, 'xml') === 'xml' ? outstandingXmlWriter() : outstandingJsonWriter();
-    const list = (payload: { afterId?: number; offset?: number; limit: number }) => send<OutstandingOneshotView[]>(req, pushCommands.listOrganizationOneshots, payload);
-    const asked = requestedPage(req);
-    if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
-    const limit = organizationOneshotsPageLimit;
-    await streamListing(req, res, writer, limit, (afterId) => list({ afterId, limit }));
-  });
-  return router;
-}
+export const listOrganizationOneshots = (send: SendCommand): RequestHandler => async (req, res) => {
+  const writer = responseFormat(req, 'xml') === 'xml' ? outstandingXmlWriter() : outstandingJsonWriter();
+  const list = (payload: { afterId?: number; offset?: number; limit: number }) => send<OutstandingOneshotView[]>(req, pushCommands.listOrganizationOneshots, payload);
+  const asked = requestedPage(req);
+  if (asked) return sendPage(req, res, writer, asked, await list({ offset: asked.offset, limit: asked.limit }));
+  const limit = organizationOneshotsPageLimit;
+  await streamListing(req, res, writer, limit, (afterId) => list({ afterId, limit }));
+};
 
 /** One page a client asked for, in the listing's own shape. */
 export function sendPage<T>(req: Request, res: Response, writer: OutstandingListWriter<T>, asked: { page: number; perPage: number }, items: T[]): void {

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   deliveryCommands,
   type DestinationDetailView,
@@ -10,7 +10,7 @@ import { pathId } from '../http/path-params';
 import { readBody } from '../http/request-body';
 import { renderRemoteConnectionsXml, renderRemoteConnectionXml } from '../render/remote-connections-xml';
 import { elements, elementText, isNode, rootElement, type XmlNode } from '../xml/parse-xml';
-import type { RouteDeps } from './route-deps';
+import type { SendCommand } from '../http/send-command';
 
 const bodyShape =
   '<remote_connections><http_connection><name>…</name><remote_url>…</remote_url><headers><header_1>value_1</header_1></headers></http_connection></remote_connections>';
@@ -75,58 +75,51 @@ function inConnectionTerms(error: unknown): unknown {
  * → description, remote_url → uri, headers → headers), the same record
  * `/api/forms/<form_id>/destinations/<id>` shows. Mounted under /organizations/:orgId.
  */
-export function remoteConnectionRoutes({ send }: RouteDeps): Router {
-  const router = Router({ mergeParams: true });
-  const base = '/forms/:formId/remote_connections';
-  const formIdOf = (req: Request) => pathId(req.params['formId'], 'Form');
+const formIdOf = (req: Request) => pathId(req.params['formId'], 'Form');
 
-  // Several connections in one request are made one by one; should one be refused, those
-  // made before it are deleted, so a request makes all or none.
-  router.post(`${base}{.xml}`, async (req, res) => {
-    const formId = formIdOf(req);
-    const created: DestinationWithSecretView[] = [];
-    try {
-      for (const payload of connectionPayloads(req)) {
-        created.push(await send<DestinationWithSecretView>(req, deliveryCommands.createDestination, { ...payload, formId }));
-      }
-    } catch (error) {
-      for (const { id } of created) {
-        await send(req, deliveryCommands.deleteDestination, { formId, destinationId: id }).catch((undone: unknown) => {
-          req.context.logger.warn({ err: undone, destinationId: id }, 'a connection made before a refused one could not be deleted');
-        });
-      }
-      throw inConnectionTerms(error);
+/** Several connections in one request are made one by one; should one be refused, those made before it are deleted, so a request makes all or none. */
+export const createConnections = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = formIdOf(req);
+  const created: DestinationWithSecretView[] = [];
+  try {
+    for (const payload of connectionPayloads(req)) {
+      created.push(await send<DestinationWithSecretView>(req, deliveryCommands.createDestination, { ...payload, formId }));
     }
-    res.status(201).type('application/xml').send(renderRemoteConnectionsXml(created));
-  });
+  } catch (error) {
+    for (const { id } of created) {
+      await send(req, deliveryCommands.deleteDestination, { formId, destinationId: id }).catch((undone: unknown) => {
+        req.context.logger.warn({ err: undone, destinationId: id }, 'a connection made before a refused one could not be deleted');
+      });
+    }
+    throw inConnectionTerms(error);
+  }
+  res.status(201).type('application/xml').send(renderRemoteConnectionsXml(created));
+};
 
-  router.get(`${base}{.xml}`, async (req, res) => {
-    const formId = formIdOf(req);
-    const destinations = await send<DestinationView[]>(req, deliveryCommands.listDestinations, { formId });
-    const connections = await Promise.all(
-      destinations
-        .filter((destination) => destination.transport_type === 'http_transport')
-        .map((destination) => send<DestinationDetailView>(req, deliveryCommands.getDestination, { formId, destinationId: destination.id })),
-    );
-    res.type('application/xml').send(renderRemoteConnectionsXml(connections));
-  });
+export const listConnections = (send: SendCommand): RequestHandler => async (req, res) => {
+  const formId = formIdOf(req);
+  const destinations = await send<DestinationView[]>(req, deliveryCommands.listDestinations, { formId });
+  const connections = await Promise.all(
+    destinations
+      .filter((destination) => destination.transport_type === 'http_transport')
+      .map((destination) => send<DestinationDetailView>(req, deliveryCommands.getDestination, { formId, destinationId: destination.id })),
+  );
+  res.type('application/xml').send(renderRemoteConnectionsXml(connections));
+};
 
-  /** The destination a connection path names; only http_transport destinations are connections. */
-  const connectionOf = async (req: Request) => {
-    const ids = { formId: formIdOf(req), destinationId: pathId(req.params['connectionId'], 'Connection') };
-    const destination = await send<DestinationDetailView>(req, deliveryCommands.getDestination, ids);
-    if (destination.transport_type !== 'http_transport') throw new AppError('not_found', `Connection ${ids.destinationId} does not exist`);
-    return { ids, destination };
-  };
+/** The destination a connection path names; only http_transport destinations are connections. */
+const connectionOf = async (send: SendCommand, req: Request) => {
+  const ids = { formId: formIdOf(req), destinationId: pathId(req.params['connectionId'], 'Connection') };
+  const destination = await send<DestinationDetailView>(req, deliveryCommands.getDestination, ids);
+  if (destination.transport_type !== 'http_transport') throw new AppError('not_found', `Connection ${ids.destinationId} does not exist`);
+  return { ids, destination };
+};
 
-  router.get(`${base}/:connectionId{.xml}`, async (req, res) => {
-    res.type('application/xml').send(renderRemoteConnectionXml((await connectionOf(req)).destination));
-  });
+export const showConnection = (send: SendCommand): RequestHandler => async (req, res) => {
+  res.type('application/xml').send(renderRemoteConnectionXml((await connectionOf(send, req)).destination));
+};
 
-  router.delete(`${base}/:connectionId{.xml}`, async (req, res) => {
-    await send(req, deliveryCommands.deleteDestination, (await connectionOf(req)).ids);
-    res.status(200).end();
-  });
-
-  return router;
-}
+export const deleteConnection = (send: SendCommand): RequestHandler => async (req, res) => {
+  await send(req, deliveryCommands.deleteDestination, (await connectionOf(send, req)).ids);
+  res.status(200).end();
+};

@@ -1,4 +1,4 @@
-import { Router, type Handler, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import {
   deliveryCommands,
   directoryCommands,
@@ -10,11 +10,6 @@ import {
 import { AppError } from '@formcast/platform';
 import type { SendCommand } from '../http/send-command';
 import { performanceMetricHeader, performanceMetricLine } from '../render/performance-metric-csv';
-import type { RouteDeps } from './route-deps';
-
-export interface ReportRouteDeps extends RouteDeps {
-  authenticate: Handler;
-}
 
 /** A required whole-number query parameter within [min, max]; 400 naming it otherwise. */
 function wholeNumber(req: Request, name: string, min: number, max: number): number {
@@ -79,11 +74,5 @@ async function performanceMetricReport(send: SendCommand, req: Request, res: Res
   res.end();
 }
 
-/** Reports (report.md): its path, and the older one the docs' README.md indexes. */
-export function reportRoutes({ send, authenticate }: ReportRouteDeps): Router {
-  const router = Router();
-  router.get(['/api/v3/reports/performance_metric_report', '/api/performance_metric_report'], authenticate, (req, res) =>
-    performanceMetricReport(send, req, res),
-  );
-  return router;
-}
+/** The report's handler (route-table/reports.ts mounts it at its two paths). */
+export const performanceMetricReportHandler = (send: SendCommand): RequestHandler => (req, res) => performanceMetricReport(send, req, res);

@@ -1,4 +1,4 @@
-import { Router, type Handler, type Request, type Response } from 'express';
+import type { Handler, Request, RequestHandler, Response } from 'express';
 import {
   resourceCommands,
   type ResourceFilePayload,
@@ -9,7 +9,7 @@ import {
 import { AppError } from '@formcast/platform';
 import { isPlainObject } from '../http/json-object';
 import { readLimitedBody } from '../http/limited-body';
-import type { FetchWithAttachment } from '../http/send-command';
+import type { FetchWithAttachment, SendCommand } from '../http/send-command';
 import { pathId } from '../http/path-params';
 import { Base64Decoder } from '../http/resource-upload/base64-decoder';
 import { otherFieldsLimit } from '../http/resource-upload/field-budget';
@@ -17,16 +17,6 @@ import { readResourceUpload, type ResourceUpload } from '../http/resource-upload
 import { responseFormat } from '../http/response-format';
 import { sendResourceFile } from '../render/resources-file';
 import { renderResourcesXml } from '../render/resources-xml';
-import type { RouteDeps } from './route-deps';
-
-export interface ResourceRouteDeps extends RouteDeps {
-  /** For downloads: the reply's bytes come beside its value. */
-  fetchWithAttachment: FetchWithAttachment;
-  /** Organization API token authentication (`requireApiToken`). */
-  authenticate: Handler;
-  /** RESOURCE_MAX_BYTES: the largest file, once decoded. */
-  maxFileBytes: number;
-}
 
 /**
  * The largest request body worth reading for a file of `maxFileBytes`: its Base64 (4/3 of
@@ -109,7 +99,7 @@ function descriptionText(value: unknown): string {
 }
 
 export interface ResourceWriteDeps {
-  send: RouteDeps['send'];
+  send: SendCommand;
   /** RESOURCE_MAX_BYTES: the largest file, once decoded. */
   maxFileBytes: number;
   /** The file object's type key (default `content_type`; v4 `mime_type`). */
@@ -172,49 +162,42 @@ export function readResourceBody(maxFileBytes: number): Handler {
   return readLimitedBody(resourceBodyLimit(maxFileBytes), () => `a resource file may be at most ${maxFileBytes} bytes`);
 }
 
-/** Resources API, spec 4.1. Mounted under /api, before the global body parser. */
-export function resourceRoutes({ send, fetchWithAttachment, authenticate, maxFileBytes }: ResourceRouteDeps): Router {
-  const router = Router();
-  const writes = resourceWrites({ send, maxFileBytes });
+/*
+ * Resources API, spec 4.1 (route-table/resources.ts mounts them under /api, before the
+ * global body parser). Create and update stream their bodies (authenticated first).
+ */
 
-  // Create and update stream their bodies (authenticated first); registered before the
-  // catch-all below, which reads any other body whole, with the resources' own limit.
-  router.post('/resources{.json}', authenticate, async (req, res) => {
-    res.status(201).json({ resource: await writes.create(req) });
-  });
+export const createResource = (send: SendCommand, maxFileBytes: number): RequestHandler => async (req, res) => {
+  res.status(201).json({ resource: await resourceWrites({ send, maxFileBytes }).create(req) });
+};
 
-  router.put('/resources/:resourceId{.json}', authenticate, async (req, res) => {
-    res.json({ resource: await writes.update(req) });
-  });
+export const updateResource = (send: SendCommand, maxFileBytes: number): RequestHandler => async (req, res) => {
+  res.json({ resource: await resourceWrites({ send, maxFileBytes }).update(req) });
+};
 
-  router.all(['/resources{.:format}', '/resources/*rest'], authenticate, readResourceBody(maxFileBytes));
+/** JSON by default; `.xml` as v1/resource.md shows it (`<resources><resource>…`). */
+export const listResources = (send: SendCommand): RequestHandler => async (req, res) => {
+  const format = responseFormat(req, 'json');
+  const resources = await send<ResourceListItemView[]>(req, resourceCommands.listResources, {});
+  if (format === 'xml') res.type('application/xml').send(renderResourcesXml(resources));
+  else res.json({ resources });
+};
 
-  // JSON by default; `.xml` as v1/resource.md shows it (`<resources><resource>…`).
-  router.get('/resources{.:format}', async (req, res) => {
-    const format = responseFormat(req, 'json');
-    const resources = await send<ResourceListItemView[]>(req, resourceCommands.listResources, {});
-    if (format === 'xml') res.type('application/xml').send(renderResourcesXml(resources));
-    else res.json({ resources });
-  });
+export const describeResource = (send: SendCommand): RequestHandler => async (req, res) => {
+  const resourceId = pathId(req.params['resourceId'], 'Resource');
+  res.json({ resource: await send<ResourceView>(req, resourceCommands.describeResource, { resourceId }) });
+};
 
-  router.get('/resources/:resourceId/describe{.json}', async (req, res) => {
-    const resourceId = pathId(req.params['resourceId'], 'Resource');
-    res.json({ resource: await send<ResourceView>(req, resourceCommands.describeResource, { resourceId }) });
-  });
+/** The bytes, with or without `.json` (pydevice 0.3.3 downloads `/api/resources/<id>.json`). */
+export const downloadResource = (fetchWithAttachment: FetchWithAttachment): RequestHandler => async (req, res) => {
+  const resourceId = pathId(req.params['resourceId'], 'Resource');
+  const { value, attachment } = await fetchWithAttachment<ResourceFileView>(req, resourceCommands.downloadResource, { resourceId });
+  if (!attachment) throw new AppError('internal', 'The resources service answered a download without the file');
+  sendResourceFile(res, value, attachment);
+};
 
-  // The bytes, with or without `.json` (pydevice 0.3.3 downloads `/api/resources/<id>.json`).
-  router.get('/resources/:resourceId{.json}', async (req, res) => {
-    const resourceId = pathId(req.params['resourceId'], 'Resource');
-    const { value, attachment } = await fetchWithAttachment<ResourceFileView>(req, resourceCommands.downloadResource, { resourceId });
-    if (!attachment) throw new AppError('internal', 'The resources service answered a download without the file');
-    sendResourceFile(res, value, attachment);
-  });
-
-  router.delete('/resources/:resourceId{.json}', async (req, res) => {
-    const resourceId = pathId(req.params['resourceId'], 'Resource');
-    await send(req, resourceCommands.deleteResource, { resourceId });
-    res.status(200).end();
-  });
-
-  return router;
-}
+export const deleteResource = (send: SendCommand): RequestHandler => async (req, res) => {
+  const resourceId = pathId(req.params['resourceId'], 'Resource');
+  await send(req, resourceCommands.deleteResource, { resourceId });
+  res.status(200).end();
+};

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Router, type Handler, type Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   pushCommands,
   type SubmissionImageFileView,
@@ -7,17 +7,7 @@ import {
   type SubmissionImageSavedView,
 } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
-import { readLimitedBody } from '../http/limited-body';
-import type { FetchWithAttachment } from '../http/send-command';
-import type { RouteDeps } from './route-deps';
-
-export interface SubmissionImageRouteDeps extends RouteDeps {
-  fetchWithAttachment: FetchWithAttachment;
-  /** Organization API token authentication (`requireApiToken`). */
-  authenticate: Handler;
-  /** SUBMISSION_IMAGE_MAX_BYTES: the largest image body; a larger one is 413 before it is read. */
-  maxImageBytes: number;
-}
+import type { FetchWithAttachment, SendCommand } from '../http/send-command';
 
 /** A query parameter given once, or undefined when absent or empty. */
 function queryText(req: Request, ...names: string[]): string | undefined {
@@ -51,78 +41,70 @@ function imageBytes(req: Request): Buffer {
   return body;
 }
 
-/**
+/*
  * Submission images (v3/submission_image.md, submission_image.md; birt_service.md's
  * download). The device's paths take the image's bytes as the body, whatever its
  * Content-Type (the docs' curl sends them with `-d`), read up to SUBMISSION_IMAGE_MAX_BYTES
  * after authentication. The user paths (`/api/v3/users/…`) are the users' 404 of
  * dispatches.ts: Formcast has no web users. Another organization's device or image is 404.
  */
-export function submissionImageRoutes({ send, fetchWithAttachment, authenticate, maxImageBytes }: SubmissionImageRouteDeps): Router {
-  const router = Router();
-  const readImage = readLimitedBody(maxImageBytes, () => `a submission image may be at most ${maxImageBytes} bytes`);
 
-  // 202, empty, as documented, with the image's download as Location. README.md's index names the path `…/submissions_image`: taken too.
-  router.post(
-    ['/api/v3/devices/:deviceRef/submission_images{.json}', '/api/v3/devices/:deviceRef/submissions_image{.json}'],
-    authenticate,
-    readImage,
-    async (req, res) => {
-      const imageIdentifier = queryText(req, 'image_identifier');
-      // The docs spell it `submission_identifer`; the right spelling is taken as well.
-      const submissionIdentifier = queryText(req, 'submission_identifer', 'submission_identifier');
-      if (imageIdentifier === undefined) throw new AppError('invalid', 'image_identifier: required, the identifier the submission gave the image');
-      if (submissionIdentifier === undefined) throw new AppError('invalid', 'submission_identifer: required, the identifier of the submission the image is for');
-      const md5 = declaredMd5(req);
-      const saved = await send<SubmissionImageSavedView>(
-        req,
-        pushCommands.saveSubmissionImage,
-        {
-          deviceRef: String(req.params['deviceRef']),
-          image_identifier: imageIdentifier,
-          submission_identifier: submissionIdentifier,
-          ...(md5 === undefined ? {} : { md5 }),
-        },
-        imageBytes(req),
-      );
-      // The body stays empty, as documented; where the bytes can be read back is the Location.
-      res.status(202).location(`/api/v3/download_submission_image?uuid=${saved.uuid}`).end();
+/** 202, empty, as documented, with the image's download as Location. README.md's index names the path `…/submissions_image`: taken too. */
+export const uploadSubmissionImage = (send: SendCommand): RequestHandler => async (req, res) => {
+  const imageIdentifier = queryText(req, 'image_identifier');
+  // The docs spell it `submission_identifer`; the right spelling is taken as well.
+  const submissionIdentifier = queryText(req, 'submission_identifer', 'submission_identifier');
+  if (imageIdentifier === undefined) throw new AppError('invalid', 'image_identifier: required, the identifier the submission gave the image');
+  if (submissionIdentifier === undefined) throw new AppError('invalid', 'submission_identifer: required, the identifier of the submission the image is for');
+  const md5 = declaredMd5(req);
+  const saved = await send<SubmissionImageSavedView>(
+    req,
+    pushCommands.saveSubmissionImage,
+    {
+      deviceRef: String(req.params['deviceRef']),
+      image_identifier: imageIdentifier,
+      submission_identifier: submissionIdentifier,
+      ...(md5 === undefined ? {} : { md5 }),
     },
+    imageBytes(req),
   );
+  // The body stays empty, as documented; where the bytes can be read back is the Location.
+  res.status(202).location(`/api/v3/download_submission_image?uuid=${saved.uuid}`).end();
+};
 
-  // The MD5 of the image as stored, as 32 hexadecimal digits (text/plain).
-  router.get('/api/v3/devices/:deviceRef/submission_images/:imageIdentifier/get_md5', authenticate, async (req, res) => {
-    const { md5 } = await send<SubmissionImageMd5View>(req, pushCommands.getSubmissionImageMd5, {
-      deviceRef: String(req.params['deviceRef']),
-      image_identifier: String(req.params['imageIdentifier']),
-    });
-    res.type('text/plain').send(md5);
+/** The stored image's MD5, as its device and identifier name it. */
+const storedMd5 = (send: SendCommand, req: Request) =>
+  send<SubmissionImageMd5View>(req, pushCommands.getSubmissionImageMd5, {
+    deviceRef: String(req.params['deviceRef']),
+    image_identifier: String(req.params['imageIdentifier']),
   });
 
-  // The docs' example of get_md5 is a POST with the image's bytes, answered 202 and empty:
-  // the bytes are checked against the stored image's MD5; a difference is 400. Nothing is written.
-  router.post('/api/v3/devices/:deviceRef/submission_images/:imageIdentifier/get_md5', authenticate, readImage, async (req, res) => {
-    const { md5 } = await send<SubmissionImageMd5View>(req, pushCommands.getSubmissionImageMd5, {
-      deviceRef: String(req.params['deviceRef']),
-      image_identifier: String(req.params['imageIdentifier']),
-    });
-    const sent = createHash('md5').update(imageBytes(req)).digest('hex');
-    if (sent !== md5) throw new AppError('invalid', `The body's MD5 is ${sent}; the stored image's is ${md5}: upload the image again`);
-    res.status(202).end();
-  });
+/** The MD5 of the image as stored, as 32 hexadecimal digits (text/plain). */
+export const submissionImageMd5 = (send: SendCommand): RequestHandler => async (req, res) => {
+  const { md5 } = await storedMd5(send, req);
+  res.type('text/plain').send(md5);
+};
 
-  // birt_service.md: the image's bytes by its uuid.
-  router.get('/api/v3/download_submission_image', authenticate, async (req, res) => {
-    const uuid = queryText(req, 'uuid');
-    if (uuid === undefined) throw new AppError('invalid', 'uuid: required, the uuid of the submission image');
-    const { value, attachment } = await fetchWithAttachment<SubmissionImageFileView>(req, pushCommands.downloadSubmissionImage, { uuid });
-    if (!attachment) throw new AppError('internal', 'The push service answered a download without the image');
-    res.status(200);
-    res.setHeader('Content-Type', value.content_type);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Length', String(attachment.length));
-    res.end(attachment);
-  });
+/**
+ * The docs' example of get_md5 is a POST with the image's bytes, answered 202 and empty:
+ * the bytes are checked against the stored image's MD5; a difference is 400. Nothing is written.
+ */
+export const checkSubmissionImageMd5 = (send: SendCommand): RequestHandler => async (req, res) => {
+  const { md5 } = await storedMd5(send, req);
+  const sent = createHash('md5').update(imageBytes(req)).digest('hex');
+  if (sent !== md5) throw new AppError('invalid', `The body's MD5 is ${sent}; the stored image's is ${md5}: upload the image again`);
+  res.status(202).end();
+};
 
-  return router;
-}
+/** birt_service.md: the image's bytes by its uuid. */
+export const downloadSubmissionImage = (fetchWithAttachment: FetchWithAttachment): RequestHandler => async (req, res) => {
+  const uuid = queryText(req, 'uuid');
+  if (uuid === undefined) throw new AppError('invalid', 'uuid: required, the uuid of the submission image');
+  const { value, attachment } = await fetchWithAttachment<SubmissionImageFileView>(req, pushCommands.downloadSubmissionImage, { uuid });
+  if (!attachment) throw new AppError('internal', 'The push service answered a download without the image');
+  res.status(200);
+  res.setHeader('Content-Type', value.content_type);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Content-Length', String(attachment.length));
+  res.end(attachment);
+};

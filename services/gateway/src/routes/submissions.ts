@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   deliveryCommands,
   directoryCommands,
@@ -19,12 +19,6 @@ import { renderAuthorsXml, toAuthorView } from '../render/authors';
 import { renderSubmissionInstanceXml } from '../render/submission-instance-xml';
 import { parseXml } from '../xml/parse-xml';
 import { readSubmissionInstance } from '../xml/submission-instance';
-import type { RouteDeps } from './route-deps';
-
-export interface SubmissionRouteDeps extends RouteDeps {
-  /** The organization API token check (`requireApiToken`), run for these routes only. */
-  authenticate: RequestHandler;
-}
 
 const submissionBody = `{"payload": "<?xml version='1.0' encoding='UTF-8'?><instance xmlns='<form namespace>' submissionIdentifier='<uuid>'>…</instance>"}`;
 
@@ -98,64 +92,57 @@ export function authorsRoute(send: SendCommand): RequestHandler {
   };
 }
 
-/**
+/*
  * Submissions through the organization's API token, as the real product documents them:
- * submitting on behalf of a device (v3), the possible authors (v3), one submission's XML
- * instance (v3), and the submissions database API of a form. Another organization's device,
- * form or submission is 404, as everywhere.
+ * submitting on behalf of a device (v3), the possible authors (v3, authorsRoute), one
+ * submission's XML instance (v3), and the submissions database API of a form. Another
+ * organization's device, form or submission is 404, as everywhere.
  */
-export function submissionRoutes({ send, authenticate }: SubmissionRouteDeps): Router {
-  const router = Router();
 
-  // The same submissionIdentifier again is the same submission: 202 again, nothing new.
-  // `.xml` is documented too (submission-xml.md: "Body is still json"); both answer 202, empty.
-  router.post('/api/v3/devices/:deviceRef/submissions{.:format}', authenticate, async (req, res) => {
-    responseFormat(req, 'json');
-    const body = jsonObjectBody(req, submissionBody);
-    const { payload } = body;
-    if (typeof payload !== 'string') throw new AppError('invalid', `payload: must be the submission's XML instance, as a string: ${submissionBody}`);
-    const instance = readSubmissionInstance(parseXml(payload), {
-      formNamespace: optionalBodyText(body, 'form_namespace'),
-      submissionIdentifier: optionalBodyText(body, 'submission_identifier'),
-    });
-    const destinationIds = destinationIdsOf(body['destination_ids']);
-    if (destinationIds !== undefined) await checkDestinationsOfForm(send, req, instance.formNamespace, destinationIds);
-    await send(req, pushCommands.submitForm, {
-      deviceRef: String(req.params['deviceRef']),
-      form_namespace: instance.formNamespace,
-      submission_identifier: instance.submissionIdentifier,
-      answers: instance.answers,
-      fromXml: true,
-      ...(destinationIds === undefined ? {} : { destination_ids: destinationIds }),
-    });
-    res.status(202).end();
+/** The same submissionIdentifier again is the same submission: 202 again, nothing new. `.xml` is documented too (submission-xml.md: "Body is still json"); both answer 202, empty. */
+export const submitForDevice = (send: SendCommand): RequestHandler => async (req, res) => {
+  responseFormat(req, 'json');
+  const body = jsonObjectBody(req, submissionBody);
+  const { payload } = body;
+  if (typeof payload !== 'string') throw new AppError('invalid', `payload: must be the submission's XML instance, as a string: ${submissionBody}`);
+  const instance = readSubmissionInstance(parseXml(payload), {
+    formNamespace: optionalBodyText(body, 'form_namespace'),
+    submissionIdentifier: optionalBodyText(body, 'submission_identifier'),
   });
-
-  router.get('/api/v3/submission_authors{.:format}', authenticate, authorsRoute(send));
-
-  // XML only, as documented: `.json` and any other suffix are 404.
-  router.get('/api/v3/submissions/:submissionId{.xml}', authenticate, async (req, res) => {
-    const submission = await send<SubmissionInstanceView>(req, pushCommands.getSubmission, {
-      submissionId: pathId(req.params['submissionId'], 'Submission'),
-    });
-    res.type('application/xml').send(renderSubmissionInstanceXml(submission));
+  const destinationIds = destinationIdsOf(body['destination_ids']);
+  if (destinationIds !== undefined) await checkDestinationsOfForm(send, req, instance.formNamespace, destinationIds);
+  await send(req, pushCommands.submitForm, {
+    deviceRef: String(req.params['deviceRef']),
+    form_namespace: instance.formNamespace,
+    submission_identifier: instance.submissionIdentifier,
+    answers: instance.answers,
+    fromXml: true,
+    ...(destinationIds === undefined ? {} : { destination_ids: destinationIds }),
   });
+  res.status(202).end();
+};
 
-  router.get('/api/forms/:formId/device_magic_database{.json}', authenticate, async (req, res) => {
-    const page = await send<SubmissionDatabasePageView>(req, pushCommands.listFormSubmissions, {
-      formId: pathId(req.params['formId'], 'Form'),
-      page: pageQuery(req, 'page'),
-      per_page: pageQuery(req, 'per_page'),
-      device_id: queryText(req, 'device_id'),
-      submitted_after: queryText(req, 'submitted_after'),
-      submitted_before: queryText(req, 'submitted_before'),
-      from_date: queryText(req, 'from_date'),
-      to_date: queryText(req, 'to_date'),
-      submission_ids: submissionIds(queryText(req, 'submission_ids')),
-      search: queryText(req, 'search'),
-    });
-    res.json(page);
+/** XML only, as documented: `.json` and any other suffix are 404. */
+export const showSubmission = (send: SendCommand): RequestHandler => async (req, res) => {
+  const submission = await send<SubmissionInstanceView>(req, pushCommands.getSubmission, {
+    submissionId: pathId(req.params['submissionId'], 'Submission'),
   });
+  res.type('application/xml').send(renderSubmissionInstanceXml(submission));
+};
 
-  return router;
-}
+/** The submissions database API of a form: a page, filtered as the product's docs filter it. */
+export const submissionDatabase = (send: SendCommand): RequestHandler => async (req, res) => {
+  const page = await send<SubmissionDatabasePageView>(req, pushCommands.listFormSubmissions, {
+    formId: pathId(req.params['formId'], 'Form'),
+    page: pageQuery(req, 'page'),
+    per_page: pageQuery(req, 'per_page'),
+    device_id: queryText(req, 'device_id'),
+    submitted_after: queryText(req, 'submitted_after'),
+    submitted_before: queryText(req, 'submitted_before'),
+    from_date: queryText(req, 'from_date'),
+    to_date: queryText(req, 'to_date'),
+    submission_ids: submissionIds(queryText(req, 'submission_ids')),
+    search: queryText(req, 'search'),
+  });
+  res.json(page);
+};

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { createBody, dispatchBodyWords, oneshotXml, outstandingXml, updateBody } from '../openapi/push-bodies';
+import { badgeView, oneshotCreatedView, outstandingOneshotView } from '../openapi/views';
+import { deviceBadge } from '../routes/badge';
+import { createOneshot, listDeviceOneshots, listOrganizationOneshots, revokeAllOneshots, revokeOneshot, updateOneshot } from '../routes/oneshots';
+import type { RouteArea } from './declaration';
+import { pathIds } from './path-ids';
+
+const oneshotFormsXml = '`<forms type="array"><form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>…</forms>`';
+
+/**
+ * `GET /organizations/<org>/oneshots`: every outstanding oneshot of the organization, unpaged
+ * (spec 2.8) and streamed; or, with `page` / `per_page`, that page alone. Authenticated and
+ * scoped by the mount.
+ */
+export const organizationOneshots: RouteArea = {
+  name: 'oneshots',
+  mount: '/organizations/:orgId',
+  auth: 'apiToken',
+  tag: 'Organization (first generation)',
+  routes: [
+    {
+      method: 'get',
+      path: '/oneshots',
+      suffixes: '.json|.xml',
+      openapi: {
+        summary: 'List every outstanding oneshot of the organization',
+        description: 'Unpaginated (spec 2.8), streamed as it is read: a failure midway cuts the connection rather than answer a shorter list.',
+        answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: oneshotFormsXml } },
+        errors: [404],
+      },
+      hostile: [{}],
+      handler: ({ send }) => listOrganizationOneshots(send),
+    },
+  ],
+};
+
+/**
+ * Push API, spec 4.4: `/clients/<device identifier or id>/oneshots…`, and the device's badge.
+ * Authenticated by the mount; the device is resolved in the token's organization.
+ */
+export const clients: RouteArea = {
+  name: 'oneshots',
+  mount: '/clients/:deviceRef',
+  auth: 'apiToken',
+  tag: 'Push',
+  routes: [
+    {
+      method: 'get',
+      path: '/badge',
+      suffixes: '.json|.xml',
+      pathIds: [pathIds.deviceRef],
+      openapi: {
+        summary: 'The device\'s badge: its number of outstanding oneshots',
+        answers: {
+          200: {
+            description: 'JSON unless asked for XML. The XML answer is the badge alone, as it always was: `push_token_present` is in the JSON only',
+            json: badgeView,
+            xml: '`<badge type="integer">N</badge>`',
+          },
+        },
+        errors: [404],
+      },
+      hostile: [{ suffix: '.json' }],
+      handler: ({ send }) => deviceBadge(send),
+    },
+    {
+      method: 'post',
+      path: '/oneshots',
+      suffixes: '.json|.xml',
+      pathIds: [pathIds.deviceRef],
+      body: 'BODY_LIMIT_BYTES',
+      openapi: {
+        summary: 'Push a oneshot (a pre-filled form) to a device',
+        description: dispatchBodyWords,
+        body: { json: createBody, xml: oneshotXml },
+        answers: {
+          202: {
+            description: 'The oneshot created: XML unless the suffix or Accept asks for JSON',
+            json: z.strictObject({ oneshot_list: z.array(oneshotCreatedView) }),
+            xml: '`<oneshot_list><oneshot><id/><namespace/><name/></oneshot></oneshot_list>`',
+          },
+        },
+        errors: [400, 404],
+      },
+      hostile: [{ suffix: '.json', json: 'oneshot', xml: 'oneshotXml' }],
+      handler: ({ send }) => createOneshot(send),
+    },
+    {
+      method: 'get',
+      path: '/oneshots',
+      suffixes: '.json|.xml',
+      pathIds: [pathIds.deviceRef],
+      openapi: {
+        summary: 'List the device\'s outstanding oneshots',
+        answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: `\`<forms type="array">\`${outstandingXml}…\`</forms>\`` } },
+        errors: [404],
+      },
+      hostile: [{ suffix: '.xml' }],
+      handler: ({ send }) => listDeviceOneshots(send),
+    },
+    {
+      method: 'post',
+      path: '/oneshots/destroy_all',
+      suffixes: '.json|.xml',
+      pathIds: [pathIds.deviceRef],
+      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
+      hostile: [{}],
+      handler: ({ send }) => revokeAllOneshots(send),
+    },
+    {
+      method: 'put',
+      path: '/oneshots/:oneshotId',
+      suffixes: '.json|.xml',
+      pathIds: [pathIds.deviceRef, pathIds.outstandingOneshot],
+      body: 'BODY_LIMIT_BYTES',
+      openapi: {
+        summary: 'Update an outstanding oneshot (its payload replaced)',
+        body: { json: updateBody, xml: oneshotXml },
+        answers: { 200: { description: 'The oneshot as it now is (JSON unless asked for XML)', json: outstandingOneshotView, xml: outstandingXml } },
+        errors: [400, 404],
+      },
+      hostile: [{ suffix: '.json', json: 'oneshotUpdate' }],
+      handler: ({ send }) => updateOneshot(send),
+    },
+    {
+      method: 'delete',
+      path: '/oneshots/:oneshotId',
+      suffixes: '.json|.xml',
+      pathIds: [pathIds.deviceRef, pathIds.outstandingOneshot],
+      openapi: { summary: 'Revoke an outstanding oneshot', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
+      hostile: [{}],
+      handler: ({ send }) => revokeOneshot(send),
+    },
+  ],
+};

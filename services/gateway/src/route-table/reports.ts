@@ -1,0 +1,34 @@
+import type { OperationSpec } from '../openapi/operation';
+import { performanceMetricReportHandler } from '../routes/reports';
+import type { RouteArea, RouteDeclaration } from './declaration';
+
+const performanceMetricReport = (path: string, summary: string): RouteDeclaration => ({
+  method: 'get',
+  path,
+  suffixes: 'none',
+  openapi: {
+    summary,
+    description:
+      "One line per delivery of a submission to a destination created in the month (UTC), with report.md's columns in its order: Org Id, Org Short Name, Org Name, Form Id, Form Name, Pending Submission Id, Destination Id, Destination Name, Destination Delivery Id, Skipped, Delivery Created At, Transport Type, Format Type, Submission Upload Time Seconds, Delivery Time Seconds, File Size, Repeat Group Count. Formcast has no child accounts: the calling organization's deliveries.",
+    query: {
+      month: { schema: { type: 'integer', minimum: 1, maximum: 12 }, description: 'The month of the report (required)' },
+      year: { schema: { type: 'integer', minimum: 1970, maximum: 9999 }, description: 'The year of the report (required)' },
+    },
+    answers: { 200: { description: 'The report', other: { 'text/csv': 'A header line, then one line per delivery (RFC 4180, CRLF)' } } },
+    errors: [400],
+  } satisfies Omit<OperationSpec, 'auth' | 'suffixes'>,
+  hostile: [{ query: 'month=5&year=2026' }],
+  handler: ({ send }) => performanceMetricReportHandler(send),
+});
+
+/** Reports (report.md): its path, and the older one the docs' README.md indexes. */
+export const reports: RouteArea = {
+  name: 'reports',
+  mount: '',
+  auth: 'apiToken',
+  tag: 'Reports',
+  routes: [
+    performanceMetricReport('/api/v3/reports/performance_metric_report', 'The performance metric report of a month, as CSV'),
+    performanceMetricReport('/api/performance_metric_report', "The same report at the older path the docs' README.md indexes"),
+  ],
+};

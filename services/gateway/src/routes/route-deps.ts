@@ -1,5 +1,0 @@
-import type { SendCommand } from '../http/send-command';
-
-export interface RouteDeps {
-  send: SendCommand;
-}
