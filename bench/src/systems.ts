@@ -23,7 +23,7 @@ function dataDir(label: string): string {
 
 /** A Formcast process as `npm start` and `npm run start:<service>` run it: through bin/formcast-node. */
 function startFormcastProcess(name: string, script: string, env: Record<string, string>): Child {
-  return startNode(name, script, env, { formcast: true });
+  return startNode(name, script, { ...env, ...config.serviceEnv }, { formcast: true });
 }
 
 /** S6's receiver is on 127.0.0.1. */
