@@ -65,6 +65,7 @@ export class SqlitePushStore implements PushStore {
   readonly keys: IdempotencyStore;
   readonly images: SubmissionImageStore;
   private readonly imageWaits: SqliteImageWaits;
+  private eventCommitted: ((entry: OutboxEntry) => void) | null = null;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
@@ -430,7 +431,13 @@ export class SqlitePushStore implements PushStore {
 
   private appendEvent(event: Envelope | null): void {
     if (event === null) return;
-    this.sql.run('INSERT INTO outbox (event, org_id) VALUES (?, ?)', JSON.stringify(event), event.orgId ?? 0);
+    const { lastInsertRowid } = this.sql.statement('INSERT INTO outbox (event, org_id) VALUES (?, ?)').run(JSON.stringify(event), event.orgId ?? 0);
+    const listener = this.eventCommitted;
+    if (listener) this.sql.afterCommit(() => listener({ seq: Number(lastInsertRowid), event }));
+  }
+
+  onEventCommitted(listener: (entry: OutboxEntry) => void): void {
+    this.eventCommitted = listener;
   }
 }
 
