@@ -29,6 +29,16 @@ function scenariosFromEnv(value: string | undefined): Set<ScenarioId> {
   return new Set(ids as ScenarioId[]);
 }
 
+function settingsFromEnv(text: string | undefined): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',').filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`BENCH_SERVICE_ENV takes NAME=value pairs, comma-separated; not ${pair}`);
+    settings[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return settings;
+}
+
 /**
  * Every knob of a run, from the environment (BENCH_*), with defaults sized so the whole run
  * stays around three and a half minutes on a 2-core machine.
@@ -79,6 +89,8 @@ export const config = {
   cpuProfile: process.env.BENCH_CPU_PROF === '1',
   /** BENCH_SQLITE_BINDING: the SQLITE_BINDING every process under test gets (better-sqlite3 or node:sqlite); empty: their default. */
   sqliteBinding: process.env.BENCH_SQLITE_BINDING ?? '',
+  /** BENCH_SERVICE_ENV=BUS_EVENTS_PER_ORGANIZATION=0,LOG_LEVEL=warn: settings every Formcast process under test gets, after the bench's own (to measure a setting's cost). */
+  serviceEnv: settingsFromEnv(process.env.BENCH_SERVICE_ENV),
   /** Seconds every process under test is watched idle (its CPU read from /proc) before any load; 0: not. */
   idleS: numberFromEnv('BENCH_IDLE', 30, { zeroAllowed: true }),
   /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */

@@ -23,7 +23,7 @@ function dataDir(label: string): string {
 
 /** A Formcast process as `npm start` and `npm run start:<service>` run it: through bin/formcast-node. */
 function startFormcastProcess(name: string, script: string, env: Record<string, string>): Child {
-  return startNode(name, script, env, { formcast: true });
+  return startNode(name, script, { ...env, ...config.serviceEnv }, { formcast: true });
 }
 
 /** S6's receiver is on 127.0.0.1. */
@@ -31,7 +31,7 @@ function startFormcastProcess(name: string, script: string, env: Record<string, 
  * The bench measures capacity from one client address and a few organizations: every rate
  * limit far above what it sends (a scenario about limits sets its own in its variant's env).
  */
-const benchRateLimits = {
+export const benchRateLimits = {
   RATE_LIMIT_ORGANIZATION_PER_SECOND: '1000000',
   RATE_LIMIT_ORGANIZATION_BURST: '1000000',
   RATE_LIMIT_DEVICE_PER_SECOND: '1000000',

@@ -9,6 +9,8 @@ export class SqliteQueries {
   /** Built once: better-sqlite3 takes several µs to build a transaction function. */
   private readonly transaction: ReturnType<SqliteDatabase['transaction']>;
   private grouped: Array<GroupedWrite<unknown>> = [];
+  /** What `afterCommit` was given by the change running now; null outside one. */
+  private committing: Array<() => void> | null = null;
 
   constructor(readonly db: SqliteDatabase) {
     this.transaction = db.transaction((work: () => unknown) => work());
@@ -16,7 +18,29 @@ export class SqliteQueries {
 
   /** A change, all or nothing; IMMEDIATE, so another process on the file cannot interleave. */
   write<T>(change: () => T): T {
-    return this.transaction.immediate(change) as T;
+    const outer = this.committing;
+    const mine: Array<() => void> = [];
+    this.committing = mine;
+    let value: T;
+    try {
+      value = this.transaction.immediate(change) as T;
+    } finally {
+      this.committing = outer;
+    }
+    // Nested in another write, it commits with that one.
+    if (outer) outer.push(...mine);
+    else runAll(mine);
+    return value;
+  }
+
+  /**
+   * Inside a write: `then` runs once the change has committed, synchronously after the
+   * commit (before any other statement); never when the change or its transaction rolls
+   * back. Outside any write (a statement that committed on its own), at once.
+   */
+  afterCommit(then: () => void): void {
+    if (this.committing) this.committing.push(then);
+    else then();
   }
 
   /**
@@ -46,17 +70,23 @@ export class SqliteQueries {
     const group = this.grouped;
     this.grouped = [];
     const outcomes: Array<{ value: unknown } | { error: unknown }> = [];
+    const committed: Array<() => void> = [];
     try {
       this.transaction.immediate(() => {
         for (const { change } of group) {
+          const mine: Array<() => void> = [];
+          this.committing = mine;
           try {
             // Nested, the transaction function is a savepoint.
             outcomes.push({ value: this.transaction(change) });
+            committed.push(...mine);
           } catch (error) {
             // SQLite rolls the whole transaction back on some errors (a full disk): then
             // nothing of the group can be kept.
             if (!this.db.inTransaction) throw error;
             outcomes.push({ error });
+          } finally {
+            this.committing = null;
           }
         }
       });
@@ -64,6 +94,7 @@ export class SqliteQueries {
       for (const write of group) write.reject(error);
       return;
     }
+    runAll(committed);
     group.forEach((write, i) => {
       const outcome = outcomes[i]!;
       if ('error' in outcome) write.reject(outcome.error);
@@ -98,4 +129,15 @@ interface GroupedWrite<T> {
   change: () => T;
   resolve: (value: T) => void;
   reject: (error: unknown) => void;
+}
+
+/** Each in turn. One that throws (it should not) is a warning: the writes have committed, and their callers are still answered. */
+function runAll(callbacks: Array<() => void>): void {
+  for (const callback of callbacks) {
+    try {
+      callback();
+    } catch (error) {
+      process.emitWarning(error instanceof Error ? error : String(error), 'SqliteAfterCommitWarning');
+    }
+  }
 }

@@ -95,3 +95,53 @@ describe('SqliteQueries.writeGrouped', () => {
     expect(texts(sql.db)).toEqual(['one', 'two']);
   });
 });
+
+describe('SqliteQueries.afterCommit', () => {
+  it('runs what a grouped change gave it once the group has committed, never for a change undone', async () => {
+    const { sql, other } = openTwice();
+    const ran: Array<{ text: string; committed: string[] }> = [];
+    const noted = (text: string, fail = false) => () => {
+      add(sql, text)();
+      sql.afterCommit(() => ran.push({ text, committed: texts(other) }));
+      if (fail) throw new Error(`no ${text}`);
+      return text;
+    };
+    const outcomes = await Promise.allSettled([sql.writeGrouped(noted('a')), sql.writeGrouped(noted('b', true)), sql.writeGrouped(noted('c'))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    // Run after the commit: another connection sees both kept writes already.
+    expect(ran).toEqual([
+      { text: 'a', committed: ['a', 'c'] },
+      { text: 'c', committed: ['a', 'c'] },
+    ]);
+  });
+
+  it('runs after the outermost write of nested writes commits, and not when it rolls back', () => {
+    const { sql, other } = openTwice();
+    const ran: string[] = [];
+    sql.write(() => {
+      sql.write(() => {
+        add(sql, 'inner')();
+        sql.afterCommit(() => ran.push(`inner, committed: ${texts(other).join(' ')}`));
+      });
+      expect(ran).toEqual([]);
+      add(sql, 'outer')();
+    });
+    expect(ran).toEqual(['inner, committed: inner outer']);
+    expect(() =>
+      sql.write(() => {
+        add(sql, 'undone')();
+        sql.afterCommit(() => ran.push('undone'));
+        throw new Error('rolled back');
+      }),
+    ).toThrow('rolled back');
+    expect(ran).toEqual(['inner, committed: inner outer']);
+    expect(texts(other)).toEqual(['inner', 'outer']);
+  });
+
+  it('runs at once outside any write', () => {
+    const { sql } = openTwice();
+    const ran: string[] = [];
+    sql.afterCommit(() => ran.push('now'));
+    expect(ran).toEqual(['now']);
+  });
+});

@@ -97,6 +97,41 @@ describe('outbox relay', () => {
     }
   });
 
+  it('publishes what commits in its process without reading the outbox back, and reads it for a backlog of more than a batch', async () => {
+    const store = new SqlitePushStore(join(dir, 'push.sqlite'));
+    let reads = 0;
+    const read = store.unpublishedEvents.bind(store);
+    store.unpublishedEvents = (limit) => {
+      reads += 1;
+      return read(limit);
+    };
+    const bus = new InProcessBus();
+    const seen = collect(bus, 'listener');
+    await bus.start();
+    const relay = new OutboxRelay(store, bus, logger, { batchSize: 5 });
+    const create = (device: number) => store.create(newOneshot(device), oneshotEvent(pushEvents.oneshotCreated, null, 'r'), randomUUID());
+    try {
+      relay.start();
+      await waitFor(() => reads === 1, { timeoutMs: 2000, description: 'the read at the start' });
+      for (const device of [1, 2, 3]) await create(device);
+      await waitFor(() => seen.length === 3, { timeoutMs: 5000 });
+      await waitFor(async () => (await read(10)).length === 0, { timeoutMs: 5000, description: 'the outbox emptied' });
+      expect(reads).toBe(1);
+
+      // Twelve in one turn, more than a batch of 5: read from the outbox, each once.
+      await Promise.all(Array.from({ length: 12 }, (_, i) => create(10 + i)));
+      await waitFor(() => seen.length === 15, { timeoutMs: 5000 });
+      expect(reads).toBeGreaterThan(1);
+      await waitFor(async () => (await read(20)).length === 0, { timeoutMs: 5000, description: 'the outbox emptied again' });
+      expect(seen.map((e) => e.payload.deviceId).sort((a, b) => a - b)).toEqual([1, 2, 3, ...Array.from({ length: 12 }, (_, i) => 10 + i)]);
+      expect(new Set(seen.map((e) => e.id)).size).toBe(15);
+    } finally {
+      await relay.stop();
+      await store.close();
+      await bus.close();
+    }
+  });
+
   it('shows its backlog and the age of its oldest event in the metrics while it runs', async () => {
     const gauges = async () => {
       const samples = parseExposition((await renderMetrics()).body);

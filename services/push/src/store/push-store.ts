@@ -176,6 +176,12 @@ export interface PushStore {
 
   /** Events written but not yet marked published, oldest first. */
   unpublishedEvents(limit: number): Promise<OutboxEntry[]>;
+  /**
+   * Optional: `listener` is handed each event this store object writes to the outbox, at
+   * the commit that keeps it (never one rolled back), so the relay need not read it back.
+   * The outbox row stays the truth: a relay reads it again after a failure or a restart.
+   */
+  onEventCommitted?(listener: (entry: OutboxEntry) => void): void;
   markPublished(seqs: number[]): Promise<void>;
   /** The outbox's size and the time of its oldest event (metrics, read on each scrape: a count and one row). */
   outboxBacklog(): Promise<OutboxBacklog>;
