@@ -4,6 +4,8 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 const sealedPrefix = 'enc:v1:';
 const ivBytes = 12;
 const tagBytes = 16;
+/** Opened secrets kept by their sealed text: every submission event reads its form's destinations. */
+const openedCacheSize = 1024;
 
 /** A signing secret that cannot be opened with the keys given: the process must not sign with anything. */
 export class SecretsKeyError extends Error {
@@ -23,6 +25,8 @@ export function keyId(key: Buffer): string {
 export class SecretCipher {
   readonly currentKeyId: string;
   private readonly keys: Map<string, Buffer>;
+  /** Sealed text → secret. A sealed text has a fresh IV, so it names one secret under these keys. */
+  private readonly opened = new Map<string, string>();
 
   /** `currentName` says where the current key came from, in errors (the setting, or the generated key's file). */
   constructor(
@@ -50,6 +54,15 @@ export class SecretCipher {
    */
   open(stored: string): string {
     if (!stored.startsWith(sealedPrefix)) return stored;
+    const known = this.opened.get(stored);
+    if (known !== undefined) return known;
+    const secret = this.openSealed(stored);
+    if (this.opened.size >= openedCacheSize) this.opened.delete(this.opened.keys().next().value!);
+    this.opened.set(stored, secret);
+    return secret;
+  }
+
+  private openSealed(stored: string): string {
     const [id, iv, sealed] = stored.slice(sealedPrefix.length).split(':');
     const key = id === undefined ? undefined : this.keys.get(id);
     if (!key || iv === undefined || sealed === undefined) {

@@ -44,4 +44,19 @@ describe('the key of signing secrets at rest', () => {
     expect(() => cipher.open(altered)).toThrow(/does not authenticate: the stored value was altered/);
     expect(() => new SecretCipher(Buffer.alloc(32, 2)).open(sealed)).toThrow(/sealed with key [0-9a-f]{8}, not with DELIVERY_SECRETS_KEY/);
   });
+
+  it('opens a sealed secret it has opened before from memory, and still refuses any other text it was not given', () => {
+    const cipher = new SecretCipher(Buffer.alloc(32, 1));
+    const sealed = cipher.seal('whsec_abc');
+    expect(cipher.open(sealed)).toBe('whsec_abc');
+    expect(cipher.open(sealed)).toBe('whsec_abc');
+    // Opened once, its altered twin is still checked: the memory is keyed by the whole sealed text.
+    const altered = sealed.slice(0, -4) + (sealed.endsWith('AAA=') ? 'BBB=' : 'AAA=');
+    expect(() => cipher.open(altered)).toThrow(/does not authenticate/);
+    // Bounded: past its size the oldest is forgotten, and opened again from the sealed text.
+    const many = Array.from({ length: 1100 }, (_, i) => cipher.seal(`whsec_${i}`));
+    many.forEach((one, i) => expect(cipher.open(one)).toBe(`whsec_${i}`));
+    expect(cipher.open(many[0]!)).toBe('whsec_0');
+    expect(cipher.open(sealed)).toBe('whsec_abc');
+  });
 });
