@@ -25,8 +25,10 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
 
 /**
  * While the event loop runs late, an organization with this many requests under way (a
- * 32nd of its bound, 4 by default) has its new ones shed; one with fewer is served, so a
- * flood of one organization does not get another's requests shed with it.
+ * 32nd of its bound, 4 by default) has its new ones shed when no organization has more
+ * under way than it; one with fewer, or with fewer than the heaviest, is served, so a flood
+ * of one organization does not get another's requests shed with it, even once that other's
+ * own requests slow down and pile up a few.
  */
 const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
 
@@ -182,8 +184,15 @@ export class LoadShedder {
     if (max <= 0) return null;
     const running = this.byOrganization.get(orgId) ?? 0;
     if (running >= max) return 'organization_in_flight';
-    if (running >= lateShare(max) && this.isRunningLate()) return 'event_loop_delay';
+    if (running >= lateShare(max) && this.isRunningLate() && running >= this.heaviestLoad()) return 'event_loop_delay';
     return null;
+  }
+
+  /** The most requests one organization has under way. */
+  private heaviestLoad(): number {
+    let heaviest = 0;
+    for (const running of this.byOrganization.values()) if (running > heaviest) heaviest = running;
+    return heaviest;
   }
 
   /**
@@ -193,7 +202,7 @@ export class LoadShedder {
    * gateway's bound and the others' requests are still served. Counted once a request,
    * however many routers authenticate it. While the event loop runs late, a request with an
    * API token is judged here, not before authentication: shed when its organization has
-   * `lateShare` requests under way, served when it has fewer. The header's organization is
+   * `lateShare` requests under way and no other has more, served otherwise. The header's organization is
    * remembered, so that its next requests can be judged at the door.
    */
   afterApiToken(authenticate: RequestHandler): RequestHandler {
