@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 /**
@@ -44,9 +45,10 @@ export function refuseAtTheDoor(res: Response, message: string): void {
 /**
  * The organization an `Authorization` header was last authenticated for, learned from the
  * requests that passed authentication, so that its organization's bound can be judged at
- * the door. At most `capacity` headers are kept (the oldest forgotten first), each for
- * `ttlMs`: a revoked token is forgotten within that, and until then its requests are only
- * ever refused with 503 while its organization is over its bound, never let in.
+ * the door. Kept by the header's SHA-256 (no token in memory longer than its request), at
+ * most `capacity` of them (the oldest forgotten first), each for `ttlMs`: a revoked token is
+ * forgotten within that, and until then its requests are only ever refused with 503 while
+ * its organization is over its bound, never let in.
  */
 export class KnownAuthorizations {
   private readonly organizations = new Map<string, { orgId: number; learnedAt: number }>();
@@ -58,20 +60,22 @@ export class KnownAuthorizations {
 
   learn(authorization: string | undefined, orgId: number): void {
     if (authorization === undefined) return;
-    const known = this.organizations.get(authorization);
+    const key = hash('sha256', authorization, 'base64');
+    const known = this.organizations.get(key);
     const now = performance.now();
     if (known && known.orgId === orgId && now - known.learnedAt < this.ttlMs / 2) return;
-    this.organizations.delete(authorization);
+    this.organizations.delete(key);
     if (this.organizations.size >= this.capacity) this.organizations.delete(this.organizations.keys().next().value!);
-    this.organizations.set(authorization, { orgId, learnedAt: now });
+    this.organizations.set(key, { orgId, learnedAt: now });
   }
 
   organizationOf(authorization: string | undefined): number | undefined {
     if (authorization === undefined) return undefined;
-    const known = this.organizations.get(authorization);
+    const key = hash('sha256', authorization, 'base64');
+    const known = this.organizations.get(key);
     if (!known) return undefined;
     if (performance.now() - known.learnedAt < this.ttlMs) return known.orgId;
-    this.organizations.delete(authorization);
+    this.organizations.delete(key);
     return undefined;
   }
 }

@@ -25,10 +25,11 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
 
 /**
  * While the event loop runs late, an organization with this many requests under way (a
- * 32nd of its bound, 4 by default) has its new ones shed when no organization has more
- * under way than it; one with fewer, or with fewer than the heaviest, is served, so a flood
- * of one organization does not get another's requests shed with it, even once that other's
- * own requests slow down and pile up a few.
+ * 32nd of its bound, 4 by default) has its new ones shed when it is among the busiest: at
+ * least half as many requests admitted over the last sampling interval and this one as the
+ * organization with the most. One with fewer under way, or a trickle beside a flood, is
+ * served, so a flood of one organization does not get another's requests shed with it, even
+ * once that other's own requests slow down and a few pile up.
  */
 const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
 
@@ -84,6 +85,8 @@ export class LoadShedder {
     if (this.timer || !this.histogram || this.stopped) return;
     this.histogram.reset();
     this.histogram.enable();
+    this.admitted = new Map();
+    this.admittedBefore = new Map();
     this.lastSampleAt = performance.now();
     this.timer = setInterval(() => this.sample(), this.settings.sampleIntervalMs);
     this.timer.unref();
@@ -109,6 +112,8 @@ export class LoadShedder {
     histogram.reset();
     const quiet = this.taken === 0 && this.inFlight === 0 && this.delayMs <= this.settings.maxEventLoopDelayMs;
     this.taken = 0;
+    this.admittedBefore = this.admitted;
+    this.admitted = new Map();
     if (quiet) this.sleep();
   }
 
@@ -184,15 +189,22 @@ export class LoadShedder {
     if (max <= 0) return null;
     const running = this.byOrganization.get(orgId) ?? 0;
     if (running >= max) return 'organization_in_flight';
-    if (running >= lateShare(max) && this.isRunningLate() && running >= this.heaviestLoad()) return 'event_loop_delay';
+    if (running >= lateShare(max) && this.isRunningLate() && this.isAmongTheBusiest(orgId)) return 'event_loop_delay';
     return null;
   }
 
-  /** The most requests one organization has under way. */
-  private heaviestLoad(): number {
-    let heaviest = 0;
-    for (const running of this.byOrganization.values()) if (running > heaviest) heaviest = running;
-    return heaviest;
+  /** Requests admitted per organization (afterApiToken): this sampling interval's, and the last one's. */
+  private admitted = new Map<number, number>();
+  private admittedBefore = new Map<number, number>();
+
+  private recentlyAdmitted(orgId: number): number {
+    return (this.admitted.get(orgId) ?? 0) + (this.admittedBefore.get(orgId) ?? 0);
+  }
+
+  private isAmongTheBusiest(orgId: number): boolean {
+    let busiest = 0;
+    for (const other of new Set([...this.admitted.keys(), ...this.admittedBefore.keys()])) busiest = Math.max(busiest, this.recentlyAdmitted(other));
+    return this.recentlyAdmitted(orgId) * 2 >= busiest;
   }
 
   /**
@@ -202,7 +214,7 @@ export class LoadShedder {
    * gateway's bound and the others' requests are still served. Counted once a request,
    * however many routers authenticate it. While the event loop runs late, a request with an
    * API token is judged here, not before authentication: shed when its organization has
-   * `lateShare` requests under way and no other has more, served otherwise. The header's organization is
+   * `lateShare` requests under way and is among the busiest, served otherwise. The header's organization is
    * remembered, so that its next requests can be judged at the door.
    */
   afterApiToken(authenticate: RequestHandler): RequestHandler {
@@ -218,6 +230,7 @@ export class LoadShedder {
         if (reason !== null) return next(shed(reason, res));
         countedRequests.add(req);
         this.byOrganization.set(orgId, (this.byOrganization.get(orgId) ?? 0) + 1);
+        if (this.histogram) this.admitted.set(orgId, (this.admitted.get(orgId) ?? 0) + 1);
         res.once('close', () => {
           const left = (this.byOrganization.get(orgId) ?? 1) - 1;
           if (left > 0) this.byOrganization.set(orgId, left);

@@ -130,7 +130,7 @@ describe('LoadShedder: refused at the door', () => {
 });
 
 describe('LoadShedder: running late, judged per organization', () => {
-  it('sheds, while the event loop runs late, the organization with the most requests under way and serves the others; requests without an API token are shed at once', async () => {
+  it('sheds, while the event loop runs late, the busiest organization with requests under way and serves a trickle beside it; requests without an API token are shed at once', async () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 128, maxEventLoopDelayMs: 100, sampleIntervalMs: 60_000 });
     const late = (delayMs: number) => Object.assign(shedder as unknown as { delayMs: number }, { delayMs });
     const authenticate: RequestHandler = (req, _res, next) => {
@@ -141,8 +141,10 @@ describe('LoadShedder: running late, judged per organization', () => {
     const get = (org: number, { hold = false, authorization = 'Basic dG9rZW46eA==' } = {}) =>
       fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { 'x-org': String(org), authorization } });
     try {
+      // Organization 1 the busiest: 20 requests answered, then 6 under way.
+      for (let i = 0; i < 20; i += 1) expect((await get(1)).status).toBe(200);
       const holding = Array.from({ length: 6 }, () => get(1, { hold: true }));
-      await waitFor(() => counts.arrived === 6, { description: 'six requests of organization 1 under way' });
+      await waitFor(() => counts.arrived === 26, { description: 'six requests of organization 1 under way' });
       late(1000);
       const shed = await get(1);
       expect(shed.status).toBe(503);
@@ -152,9 +154,9 @@ describe('LoadShedder: running late, judged per organization', () => {
       expect(other.status).toBe(200);
       expect(await other.json()).toEqual({ orgId: 2 });
       expect((await get(2, { authorization: 'Bearer device-secret' })).status).toBe(503);
-      // Organization 2 with a few under way (its own requests slowed down), fewer than organization 1: still served.
+      // Organization 2 with a few under way (its own requests slowed down), far fewer admitted than organization 1: still served.
       holding.push(...Array.from({ length: 4 }, () => get(2, { hold: true })));
-      await waitFor(() => counts.arrived === 11, { description: 'four requests of organization 2 under way' });
+      await waitFor(() => counts.arrived === 31, { description: 'four requests of organization 2 under way' });
       expect((await get(2)).status).toBe(200);
       expect((await get(1)).status).toBe(503);
       late(0);
