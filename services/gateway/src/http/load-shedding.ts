@@ -26,10 +26,10 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
 /**
  * While the event loop runs late, an organization with this many requests under way (a
  * 32nd of its bound, 4 by default) has its new ones shed when it is among the busiest: at
- * least half as many requests admitted over the last sampling interval and this one as the
- * organization with the most. One with fewer under way, or a trickle beside a flood, is
- * served, so a flood of one organization does not get another's requests shed with it, even
- * once that other's own requests slow down and a few pile up.
+ * least half as many of its requests came (admitted or shed) over the last sampling interval
+ * and this one as from the organization with most. One with fewer under way, or a trickle
+ * beside a flood, is served, so a flood of one organization does not get another's requests
+ * shed with it, even once that other's own requests slow down and a few pile up.
  */
 const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
 
@@ -85,8 +85,8 @@ export class LoadShedder {
     if (this.timer || !this.histogram || this.stopped) return;
     this.histogram.reset();
     this.histogram.enable();
-    this.admitted = new Map();
-    this.admittedBefore = new Map();
+    this.pressing = new Map();
+    this.pressingBefore = new Map();
     this.lastSampleAt = performance.now();
     this.timer = setInterval(() => this.sample(), this.settings.sampleIntervalMs);
     this.timer.unref();
@@ -112,8 +112,8 @@ export class LoadShedder {
     histogram.reset();
     const quiet = this.taken === 0 && this.inFlight === 0 && this.delayMs <= this.settings.maxEventLoopDelayMs;
     this.taken = 0;
-    this.admittedBefore = this.admitted;
-    this.admitted = new Map();
+    this.pressingBefore = this.pressing;
+    this.pressing = new Map();
     if (quiet) this.sleep();
   }
 
@@ -136,22 +136,28 @@ export class LoadShedder {
    * The first thing a request meets (before the request context and everything else): a
    * request refusable at the door (door-refusal.ts) is answered 503 there when the gateway
    * is over its bound, or when its `Authorization` is known to be of an organization that
-   * `afterApiToken` would shed now. Everything else goes on to `middleware`.
+   * `afterApiToken` would shed now. One of a known organization that is let through is
+   * counted against its organization here, at once: the requests read in one turn of the
+   * event loop each see the ones before them. Everything else goes on to `middleware`.
    */
   readonly door = (req: Request, res: Response, next: NextFunction): void => {
-    const reason = this.reasonAtTheDoor(req);
+    const reason = this.reasonAtTheDoor(req, res);
     if (reason === null) return next();
     recordShed(reason);
     refuseAtTheDoor(res, shedMessages[reason]);
   };
 
-  private reasonAtTheDoor(req: Request): ShedReason | null {
+  private reasonAtTheDoor(req: Request, res: Response): ShedReason | null {
     const reason = this.reason();
     if (reason === null && this.byOrganization.size === 0) return null;
     if (!refusableAtTheDoor(req)) return null;
     if (reason !== null && !this.judgedPerOrganization(reason, req)) return reason;
     const orgId = this.knownAuthorizations.organizationOf(req.headers.authorization);
-    return orgId === undefined ? null : this.organizationReason(orgId);
+    if (orgId === undefined) return null;
+    this.pressedBy(orgId);
+    const organizationReason = this.organizationReason(orgId);
+    if (organizationReason === null) this.admit(orgId, req, res);
+    return organizationReason;
   }
 
   /** Running late, a request with an API token is judged once its organization is known (afterApiToken). */
@@ -193,18 +199,34 @@ export class LoadShedder {
     return null;
   }
 
-  /** Requests admitted per organization (afterApiToken): this sampling interval's, and the last one's. */
-  private admitted = new Map<number, number>();
-  private admittedBefore = new Map<number, number>();
+  /** Requests that came, admitted or shed, per organization known: this sampling interval's, and the last one's. */
+  private pressing = new Map<number, number>();
+  private pressingBefore = new Map<number, number>();
 
-  private recentlyAdmitted(orgId: number): number {
-    return (this.admitted.get(orgId) ?? 0) + (this.admittedBefore.get(orgId) ?? 0);
+  private pressedBy(orgId: number): void {
+    if (this.histogram) this.pressing.set(orgId, (this.pressing.get(orgId) ?? 0) + 1);
   }
 
+  private recentRequests(orgId: number): number {
+    return (this.pressing.get(orgId) ?? 0) + (this.pressingBefore.get(orgId) ?? 0);
+  }
+
+  /** At least half as many requests came over this interval and the last as from the organization with most. */
   private isAmongTheBusiest(orgId: number): boolean {
     let busiest = 0;
-    for (const other of new Set([...this.admitted.keys(), ...this.admittedBefore.keys()])) busiest = Math.max(busiest, this.recentlyAdmitted(other));
-    return this.recentlyAdmitted(orgId) * 2 >= busiest;
+    for (const other of new Set([...this.pressing.keys(), ...this.pressingBefore.keys()])) busiest = Math.max(busiest, this.recentRequests(other));
+    return this.recentRequests(orgId) * 2 >= busiest;
+  }
+
+  /** One more request of `orgId` under way, until its response closes. */
+  private admit(orgId: number, req: Request, res: Response): void {
+    countedRequests.add(req);
+    this.byOrganization.set(orgId, (this.byOrganization.get(orgId) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (this.byOrganization.get(orgId) ?? 1) - 1;
+      if (left > 0) this.byOrganization.set(orgId, left);
+      else this.byOrganization.delete(orgId);
+    });
   }
 
   /**
@@ -212,7 +234,7 @@ export class LoadShedder {
    * past SHED_MAX_IN_FLIGHT_PER_ORGANIZATION requests of one organization under way, its new
    * ones are 503 at once, so a flood of one organization never takes every slot of the
    * gateway's bound and the others' requests are still served. Counted once a request,
-   * however many routers authenticate it. While the event loop runs late, a request with an
+   * however many routers authenticate it (or once at the door). While the event loop runs late, a request with an
    * API token is judged here, not before authentication: shed when its organization has
    * `lateShare` requests under way and is among the busiest, served otherwise. The header's organization is
    * remembered, so that its next requests can be judged at the door.
@@ -226,16 +248,10 @@ export class LoadShedder {
         const orgId = req.context.orgId;
         if (typeof orgId !== 'number' || countedRequests.has(req)) return next();
         this.knownAuthorizations.learn(req.headers.authorization, orgId);
+        this.pressedBy(orgId);
         const reason = this.organizationReason(orgId);
         if (reason !== null) return next(shed(reason, res));
-        countedRequests.add(req);
-        this.byOrganization.set(orgId, (this.byOrganization.get(orgId) ?? 0) + 1);
-        if (this.histogram) this.admitted.set(orgId, (this.admitted.get(orgId) ?? 0) + 1);
-        res.once('close', () => {
-          const left = (this.byOrganization.get(orgId) ?? 1) - 1;
-          if (left > 0) this.byOrganization.set(orgId, left);
-          else this.byOrganization.delete(orgId);
-        });
+        this.admit(orgId, req, res);
         next();
       };
       return authenticate(req, res, counted);

@@ -129,6 +129,46 @@ describe('LoadShedder: refused at the door', () => {
   });
 });
 
+describe('LoadShedder: counted at the door', () => {
+  /** A request as the door and afterApiToken see it, and its answer. */
+  const fake = () => {
+    const listeners: Array<() => void> = [];
+    const res = { once: (_event: string, listener: () => void) => listeners.push(listener), setHeader: () => undefined, writeHead: jest.fn(), end: jest.fn() };
+    const headers = { authorization: 'Basic org-1', 'content-type': 'application/json', 'content-length': '2' };
+    const req = { path: '/work.json', method: 'POST', headers, context: { orgId: 1 } };
+    return { req: req as unknown as Request, res: res as unknown as Response, refused: () => res.writeHead.mock.calls.length > 0, close: () => listeners.forEach((listener) => listener()) };
+  };
+
+  it("counts a known organization's requests as the door lets them through, so those read in one turn cannot pass its bound together, and not again after authentication", () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 3, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    const authenticated = shedder.afterApiToken((_req, _res, next) => next());
+    try {
+      let passed = 0;
+      const first = fake();
+      authenticated(first.req, first.res, () => (passed += 1));
+      // Ten more at once: two pass the door (three under way), eight are refused there.
+      const more = Array.from({ length: 10 }, fake);
+      for (const request of more) shedder.door(request.req, request.res, () => (passed += 1));
+      expect(passed).toBe(3);
+      expect(more.filter((request) => request.refused())).toHaveLength(8);
+      // Authenticated, the two are not counted twice: still three under way.
+      const through = more.filter((request) => !request.refused());
+      for (const request of through) authenticated(request.req, request.res, () => (passed += 1));
+      expect(passed).toBe(5);
+      const over = fake();
+      shedder.door(over.req, over.res, () => (passed += 1));
+      expect(over.refused()).toBe(true);
+      first.close();
+      const next = fake();
+      shedder.door(next.req, next.res, () => (passed += 1));
+      expect(next.refused()).toBe(false);
+      for (const request of [...through, next]) request.close();
+    } finally {
+      shedder.stop();
+    }
+  });
+});
+
 describe('LoadShedder: running late, judged per organization', () => {
   it('sheds, while the event loop runs late, the busiest organization with requests under way and serves a trickle beside it; requests without an API token are shed at once', async () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 128, maxEventLoopDelayMs: 100, sampleIntervalMs: 60_000 });
