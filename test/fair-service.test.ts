@@ -57,4 +57,34 @@ describe.each(systemModes)('Fair service: one organization never starves another
     expect(await badgeOf(sys.api, other, theirQuietDevice)).toBe(1);
     expect((await sys.api.get(`/clients/${theirQuietDevice.identifier}/oneshots.json`, { token: other.token })).text).toBe(quietBefore);
   }, 300_000);
+
+  it("revokes thousands with one destroy_all in bounded steps: another organization is answered meanwhile, every badge ends right", async () => {
+    const [org, other] = sys.orgs;
+    const [template, theirTemplate] = await Promise.all([createTemplate(sys.api, org), createTemplate(sys.api, other)]);
+    const [device, keptDevice, theirDevice] = await Promise.all([enrollDevice(sys.api, org), enrollDevice(sys.api, org), enrollDevice(sys.api, other)]);
+    await bulkPush(sys.api, org, device, template, backlog);
+    expect((await pushJson(sys.api, org, keptDevice.identifier, { form_namespace: template.namespace, payload: {} })).status).toBe(202);
+    await waitForBadge(sys.api, org, device, backlog, 120_000);
+
+    let revoking = true;
+    const destroyAll = sys.api.post(`/clients/${device.identifier}/oneshots/destroy_all`, { token: org.token }).finally(() => (revoking = false));
+    // The other organization, while the revocation runs: each of its pushes answered, none held behind it.
+    const answeredDuring: number[] = [];
+    let pushed = 0;
+    while (revoking) {
+      const started = performance.now();
+      expect((await pushJson(sys.api, other, theirDevice.identifier, { form_namespace: theirTemplate.namespace, payload: {} })).status).toBe(202);
+      pushed += 1;
+      if (revoking) answeredDuring.push(performance.now() - started);
+    }
+    expect((await destroyAll).status).toBe(200);
+    expect(answeredDuring.length).toBeGreaterThan(0);
+    expect(Math.max(...answeredDuring)).toBeLessThan(1000);
+
+    await waitForBadge(sys.api, org, device, 0, 120_000);
+    await waitForBadge(sys.api, other, theirDevice, pushed, 20_000);
+    expect(await badgeOf(sys.api, org, keptDevice)).toBe(1);
+    expect((await sys.api.get(`/clients/${device.identifier}/oneshots.json`, { token: org.token })).json()).toEqual([]);
+    expect((await sys.api.get(`/clients/${theirDevice.identifier}/oneshots.json`, { token: other.token })).json()).toHaveLength(pushed);
+  }, 300_000);
 });

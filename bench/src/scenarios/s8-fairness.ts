@@ -254,7 +254,9 @@ function rowsOf(result: S8Result): Row[] {
 /** S8 in each mode, each on a system of its own started and stopped here. */
 export async function fairnessScenario(options: { prefix: string; log: (message: string) => void }): Promise<Row[]> {
   const rows: Row[] = [];
-  const env = shippedLimits;
+  // BENCH_S8_ENV: settings to try against the shipped ones (JSON); BENCH_S8_MODES: embedded, distributed or both (default).
+  const env: Record<string, string> = { ...shippedLimits, ...(JSON.parse(process.env.BENCH_S8_ENV ?? '{}') as Record<string, string>) };
+  const modes = (process.env.BENCH_S8_MODES ?? 'embedded,distributed').split(',');
   const prefix = `${options.prefix}_s8`;
   const systems: Array<[string, () => Promise<System>, () => Promise<unknown>]> = [
     ['embedded', () => startEmbeddedSystem({ suffix: '-s8', env }), async () => undefined],
@@ -268,6 +270,7 @@ export async function fairnessScenario(options: { prefix: string; log: (message:
     ],
   ];
   for (const [mode, start, removeWhatItMade] of systems) {
+    if (!modes.includes(mode)) continue;
     const system = await start();
     try {
       rows.push(...rowsOf(await measureMode(mode, system, options.log)));

@@ -71,6 +71,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
+  // Refused at the door when overloaded, before anything else is spent on the request (load-shedding.ts).
+  if (options.loadShedding) app.use(options.loadShedding.door);
   app.use(requestContext(logger));
   useHttpTracing(app);
   useHttpMetrics(app, options.adminToken, options.metrics);

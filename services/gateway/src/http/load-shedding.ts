@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { recordShed, watchLoad, type ShedReason } from '@formcast/metrics';
 import { AppError, type Settings } from '@formcast/platform';
+import { KnownAuthorizations, neverShed, refusableAtTheDoor, refuseAtTheDoor } from './door-refusal';
 
 export interface LoadSheddingSettings {
   /** Requests held at once (0: no bound). */
@@ -24,16 +25,28 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
 
 /**
  * While the event loop runs late, an organization with this many requests under way (a
- * 32nd of its bound, 4 by default) has its new ones shed; one with fewer is served, so a
- * flood of one organization does not get another's requests shed with it.
+ * 32nd of its bound, 4 by default) has its new ones shed when it is among the busiest: at
+ * least half as many of its requests came (admitted or shed) over the last sampling interval
+ * and this one as from the organization with most. One with fewer under way, or a trickle
+ * beside a flood, is served, so a flood of one organization does not get another's requests
+ * shed with it, even once that other's own requests slow down and a few pile up.
  */
 const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
 
 /** Requests counted against their organization's bound already. */
 const countedRequests = new WeakSet<Request>();
 
-/** Paths never shed: the probes (an overloaded pod stays in the Service: taking it out only moves its load) and /metrics. */
-const neverShed = new Set(['/healthz', '/readyz', '/metrics']);
+const shedMessages: Record<ShedReason, string> = {
+  in_flight: 'The server is overloaded (too many requests under way): retry after 1 s',
+  organization_in_flight: 'The server is overloaded (too many requests of this organization under way): retry after 1 s',
+  event_loop_delay: 'The server is overloaded (running late): retry after 1 s',
+};
+
+function shed(reason: ShedReason, res: Response): AppError {
+  recordShed(reason);
+  res.setHeader('Retry-After', '1');
+  return new AppError('unavailable', shedMessages[reason]);
+}
 
 /**
  * Load shedding: past a bound of requests under way, or while the event loop runs late
@@ -72,6 +85,8 @@ export class LoadShedder {
     if (this.timer || !this.histogram || this.stopped) return;
     this.histogram.reset();
     this.histogram.enable();
+    this.pressing = new Map();
+    this.pressingBefore = new Map();
     this.lastSampleAt = performance.now();
     this.timer = setInterval(() => this.sample(), this.settings.sampleIntervalMs);
     this.timer.unref();
@@ -97,6 +112,8 @@ export class LoadShedder {
     histogram.reset();
     const quiet = this.taken === 0 && this.inFlight === 0 && this.delayMs <= this.settings.maxEventLoopDelayMs;
     this.taken = 0;
+    this.pressingBefore = this.pressing;
+    this.pressing = new Map();
     if (quiet) this.sleep();
   }
 
@@ -115,21 +132,49 @@ export class LoadShedder {
     return null;
   }
 
+  /**
+   * The first thing a request meets (before the request context and everything else): a
+   * request refusable at the door (door-refusal.ts) is answered 503 there when the gateway
+   * is over its bound, or when its `Authorization` is known to be of an organization that
+   * `afterApiToken` would shed now. One of a known organization that is let through is
+   * counted against its organization here, at once: the requests read in one turn of the
+   * event loop each see the ones before them. Everything else goes on to `middleware`.
+   */
+  readonly door = (req: Request, res: Response, next: NextFunction): void => {
+    const reason = this.reasonAtTheDoor(req, res);
+    if (reason === null) return next();
+    recordShed(reason);
+    refuseAtTheDoor(res, shedMessages[reason]);
+  };
+
+  private reasonAtTheDoor(req: Request, res: Response): ShedReason | null {
+    const reason = this.reason();
+    if (reason === null && this.byOrganization.size === 0) return null;
+    if (!refusableAtTheDoor(req)) return null;
+    if (reason !== null && !this.judgedPerOrganization(reason, req)) return reason;
+    const orgId = this.knownAuthorizations.organizationOf(req.headers.authorization);
+    if (orgId === undefined) return null;
+    this.pressedBy(orgId);
+    const organizationReason = this.organizationReason(orgId);
+    if (organizationReason === null) this.admit(orgId, req, res);
+    return organizationReason;
+  }
+
+  /** Running late, a request with an API token is judged once its organization is known (afterApiToken). */
+  private judgedPerOrganization(reason: ShedReason, req: Request): boolean {
+    return reason === 'event_loop_delay' && this.judgesLatenessPerOrganization() && /^basic /i.test(req.headers.authorization ?? '');
+  }
+
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (neverShed.has(req.path)) return next();
     const reason = this.reason();
-    // Running late, a request with an API token is judged once its organization is known
-    // (afterApiToken): the organizations with a few requests under way are still served.
-    if (reason === 'event_loop_delay' && this.judgesLatenessPerOrganization() && /^basic /i.test(req.headers.authorization ?? '')) {
+    // The organizations with a few requests under way are still served.
+    if (reason !== null && this.judgedPerOrganization(reason, req)) {
       this.inFlight += 1;
       res.once('close', this.release);
       return next();
     }
-    if (reason !== null) {
-      recordShed(reason);
-      res.setHeader('Retry-After', '1');
-      throw new AppError('unavailable', `The server is overloaded (${reason === 'in_flight' ? 'too many requests under way' : 'running late'}): retry after 1 s`);
-    }
+    if (reason !== null) throw shed(reason, res);
     this.inFlight += 1;
     this.taken += 1;
     this.watch();
@@ -142,15 +187,57 @@ export class LoadShedder {
   };
 
   private readonly byOrganization = new Map<number, number>();
+  private readonly knownAuthorizations = new KnownAuthorizations();
+
+  /** Why a new request of `orgId` would be shed now, or null (see afterApiToken). */
+  private organizationReason(orgId: number): ShedReason | null {
+    const max = this.settings.maxInFlightPerOrganization ?? 0;
+    if (max <= 0) return null;
+    const running = this.byOrganization.get(orgId) ?? 0;
+    if (running >= max) return 'organization_in_flight';
+    if (running >= lateShare(max) && this.isRunningLate() && this.isAmongTheBusiest(orgId)) return 'event_loop_delay';
+    return null;
+  }
+
+  /** Requests that came, admitted or shed, per organization known: this sampling interval's, and the last one's. */
+  private pressing = new Map<number, number>();
+  private pressingBefore = new Map<number, number>();
+
+  private pressedBy(orgId: number): void {
+    if (this.histogram) this.pressing.set(orgId, (this.pressing.get(orgId) ?? 0) + 1);
+  }
+
+  private recentRequests(orgId: number): number {
+    return (this.pressing.get(orgId) ?? 0) + (this.pressingBefore.get(orgId) ?? 0);
+  }
+
+  /** At least half as many requests came over this interval and the last as from the organization with most. */
+  private isAmongTheBusiest(orgId: number): boolean {
+    let busiest = 0;
+    for (const other of new Set([...this.pressing.keys(), ...this.pressingBefore.keys()])) busiest = Math.max(busiest, this.recentRequests(other));
+    return this.recentRequests(orgId) * 2 >= busiest;
+  }
+
+  /** One more request of `orgId` under way, until its response closes. */
+  private admit(orgId: number, req: Request, res: Response): void {
+    countedRequests.add(req);
+    this.byOrganization.set(orgId, (this.byOrganization.get(orgId) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (this.byOrganization.get(orgId) ?? 1) - 1;
+      if (left > 0) this.byOrganization.set(orgId, left);
+      else this.byOrganization.delete(orgId);
+    });
+  }
 
   /**
    * `authenticate` (an API token's, with its rate limit), then the organization's own bound:
    * past SHED_MAX_IN_FLIGHT_PER_ORGANIZATION requests of one organization under way, its new
    * ones are 503 at once, so a flood of one organization never takes every slot of the
    * gateway's bound and the others' requests are still served. Counted once a request,
-   * however many routers authenticate it. While the event loop runs late, a request with an
+   * however many routers authenticate it (or once at the door). While the event loop runs late, a request with an
    * API token is judged here, not before authentication: shed when its organization has
-   * `lateShare` requests under way, served when it has fewer.
+   * `lateShare` requests under way and is among the busiest, served otherwise. The header's organization is
+   * remembered, so that its next requests can be judged at the door.
    */
   afterApiToken(authenticate: RequestHandler): RequestHandler {
     const max = this.settings.maxInFlightPerOrganization ?? 0;
@@ -160,24 +247,11 @@ export class LoadShedder {
         if (error !== undefined) return next(error);
         const orgId = req.context.orgId;
         if (typeof orgId !== 'number' || countedRequests.has(req)) return next();
-        const running = this.byOrganization.get(orgId) ?? 0;
-        if (running >= max) {
-          recordShed('organization_in_flight');
-          res.setHeader('Retry-After', '1');
-          return next(new AppError('unavailable', 'The server is overloaded (too many requests of this organization under way): retry after 1 s'));
-        }
-        if (running >= lateShare(max) && this.isRunningLate()) {
-          recordShed('event_loop_delay');
-          res.setHeader('Retry-After', '1');
-          return next(new AppError('unavailable', 'The server is overloaded (running late): retry after 1 s'));
-        }
-        countedRequests.add(req);
-        this.byOrganization.set(orgId, running + 1);
-        res.once('close', () => {
-          const left = (this.byOrganization.get(orgId) ?? 1) - 1;
-          if (left > 0) this.byOrganization.set(orgId, left);
-          else this.byOrganization.delete(orgId);
-        });
+        this.knownAuthorizations.learn(req.headers.authorization, orgId);
+        this.pressedBy(orgId);
+        const reason = this.organizationReason(orgId);
+        if (reason !== null) return next(shed(reason, res));
+        this.admit(orgId, req, res);
         next();
       };
       return authenticate(req, res, counted);

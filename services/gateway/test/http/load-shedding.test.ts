@@ -1,10 +1,40 @@
 import type { AddressInfo } from 'node:net';
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { createLogger } from '@formcast/platform';
 import { gate, waitFor } from '@formcast/testing';
 import { errorHandler } from '../../src/http/error-handler';
 import { LoadShedder } from '../../src/http/load-shedding';
 import { requestContext } from '../../src/http/request-context';
+
+/**
+ * An app whose route answers `{ orgId }` after its `handlers` (held while `?hold=1` until
+ * `held` opens), behind the request context, and behind the shedder's door when `door`.
+ */
+function serveWork(shedder: LoadShedder, route: { method: 'get' | 'post'; path: string | RegExp; handlers: RequestHandler[] }, door = false) {
+  const held = gate();
+  const counts = { arrived: 0 };
+  const app = express();
+  if (door) app.use(shedder.door);
+  app.use(requestContext(createLogger({ level: 'silent' })));
+  app.use(express.json());
+  app[route.method](route.path, ...route.handlers, async (req: Request, res: Response) => {
+    counts.arrived += 1;
+    if (req.query['hold'] === '1') await held.opened;
+    res.json({ orgId: req.context.orgId });
+  });
+  app.use(errorHandler);
+  const server = app.listen(0);
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held,
+    counts,
+    close: async () => {
+      held.open();
+      await new Promise((resolve) => server.close(resolve));
+      shedder.stop();
+    },
+  };
+}
 
 describe('LoadShedder', () => {
   it('sheds while the event loop runs later than SHED_EVENT_LOOP_DELAY_MS, and stops once it catches up', async () => {
@@ -29,27 +59,16 @@ describe('LoadShedder', () => {
 describe('LoadShedder: the bound of one organization (SHED_MAX_IN_FLIGHT_PER_ORGANIZATION)', () => {
   it("answers 503 at once to one organization past its own requests under way, serves another's, and serves it again once one ends", async () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 2, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
-    const held = gate();
-    let arrived = 0;
-    const app = express();
-    app.use(requestContext(createLogger({ level: 'silent' })));
     // Stands for requireApiToken: the organization from a header; run twice, as two routers may.
     const authenticate: RequestHandler = (req, _res, next) => {
       req.context.orgId = Number(req.headers['x-org']);
       next();
     };
-    app.get('/work', shedder.afterApiToken(authenticate), shedder.afterApiToken(authenticate), async (req, res) => {
-      arrived += 1;
-      if (req.query['hold'] === '1') await held.opened;
-      res.json({ orgId: req.context.orgId });
-    });
-    app.use(errorHandler);
-    const server = app.listen(0);
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { base, held, counts, close } = serveWork(shedder, { method: 'get', path: '/work', handlers: [shedder.afterApiToken(authenticate), shedder.afterApiToken(authenticate)] });
     const get = (org: number, hold = false) => fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { 'x-org': String(org) } });
     try {
       const holding = [get(1, true), get(1, true)];
-      await waitFor(() => arrived === 2, { description: 'two requests of organization 1 under way' });
+      await waitFor(() => counts.arrived === 2, { description: 'two requests of organization 1 under way' });
       const started = performance.now();
       const shed = await get(1);
       expect(performance.now() - started).toBeLessThan(1000);
@@ -63,39 +82,109 @@ describe('LoadShedder: the bound of one organization (SHED_MAX_IN_FLIGHT_PER_ORG
       expect((await Promise.all(holding)).map((r) => r.status)).toEqual([200, 200]);
       await waitFor(async () => (await get(1)).status === 200, { description: 'organization 1 served again' });
     } finally {
+      await close();
+    }
+  });
+});
+
+describe('LoadShedder: refused at the door', () => {
+  it("refuses an organization past its bound before any other work once its Authorization is known, serves another's, and lets what the door cannot judge take the whole way", async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 2, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    let authenticated = 0;
+    // Stands for requireApiToken: the organization named by the Authorization header.
+    const authenticate: RequestHandler = (req, _res, next) => {
+      authenticated += 1;
+      req.context.orgId = Number(/^Basic org-(\d+)$/.exec(req.headers.authorization ?? '')?.[1]);
+      next();
+    };
+    const { base, held, counts, close } = serveWork(shedder, { method: 'post', path: /^\/work(\.json|\.xml)?$/, handlers: [shedder.afterApiToken(authenticate)] }, true);
+    const post = (org: number, { path = '/work.json', hold = false, body = '{}' } = {}) =>
+      fetch(`${base}${path}${hold ? '?hold=1' : ''}`, { method: 'POST', headers: { authorization: `Basic org-${org}`, 'content-type': 'application/json' }, body });
+    try {
+      const holding = [post(1, { hold: true }), post(1, { hold: true })];
+      await waitFor(() => counts.arrived === 2, { description: 'two requests of organization 1 under way' });
+      const before = authenticated;
+      const shed = await post(1);
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expect(shed.headers.get('message')).toMatch(/too many requests of this organization under way/);
+      expect(await shed.json()).toEqual({ status: '503', error: 'Service Unavailable', message: expect.stringMatching(/too many requests of this organization/) });
+      // At the door: no request context (no X-Request-Id), no authentication.
+      expect(shed.headers.get('x-request-id')).toBeNull();
+      expect(authenticated).toBe(before);
+      // Another organization is served.
+      expect((await post(2)).status).toBe(200);
+      // What the door cannot judge (an XML path, a body over 64 KiB) is refused after authentication, as before.
+      for (const other of [post(1, { path: '/work.xml' }), post(1, { body: JSON.stringify({ pad: 'x'.repeat(70_000) }) })]) {
+        const refused = await other;
+        expect(refused.status).toBe(503);
+        expect(refused.headers.get('x-request-id')).not.toBeNull();
+      }
       held.open();
-      await new Promise((resolve) => server.close(resolve));
+      expect((await Promise.all(holding)).map((r) => r.status)).toEqual([200, 200]);
+      await waitFor(async () => (await post(1)).status === 200, { description: 'organization 1 served again' });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('LoadShedder: counted at the door', () => {
+  /** A request as the door and afterApiToken see it, and its answer. */
+  const fake = () => {
+    const listeners: Array<() => void> = [];
+    const res = { once: (_event: string, listener: () => void) => listeners.push(listener), setHeader: () => undefined, writeHead: jest.fn(), end: jest.fn() };
+    const headers = { authorization: 'Basic org-1', 'content-type': 'application/json', 'content-length': '2' };
+    const req = { path: '/work.json', method: 'POST', headers, context: { orgId: 1 } };
+    return { req: req as unknown as Request, res: res as unknown as Response, refused: () => res.writeHead.mock.calls.length > 0, close: () => listeners.forEach((listener) => listener()) };
+  };
+
+  it("counts a known organization's requests as the door lets them through, so those read in one turn cannot pass its bound together, and not again after authentication", () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 3, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    const authenticated = shedder.afterApiToken((_req, _res, next) => next());
+    try {
+      let passed = 0;
+      const first = fake();
+      authenticated(first.req, first.res, () => (passed += 1));
+      // Ten more at once: two pass the door (three under way), eight are refused there.
+      const more = Array.from({ length: 10 }, fake);
+      for (const request of more) shedder.door(request.req, request.res, () => (passed += 1));
+      expect(passed).toBe(3);
+      expect(more.filter((request) => request.refused())).toHaveLength(8);
+      // Authenticated, the two are not counted twice: still three under way.
+      const through = more.filter((request) => !request.refused());
+      for (const request of through) authenticated(request.req, request.res, () => (passed += 1));
+      expect(passed).toBe(5);
+      const over = fake();
+      shedder.door(over.req, over.res, () => (passed += 1));
+      expect(over.refused()).toBe(true);
+      first.close();
+      const next = fake();
+      shedder.door(next.req, next.res, () => (passed += 1));
+      expect(next.refused()).toBe(false);
+      for (const request of [...through, next]) request.close();
+    } finally {
       shedder.stop();
     }
   });
 });
 
 describe('LoadShedder: running late, judged per organization', () => {
-  it('sheds, while the event loop runs late, the organization with requests under way and serves another with none; requests without an API token are shed at once', async () => {
+  it('sheds, while the event loop runs late, the busiest organization with requests under way and serves a trickle beside it; requests without an API token are shed at once', async () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 128, maxEventLoopDelayMs: 100, sampleIntervalMs: 60_000 });
     const late = (delayMs: number) => Object.assign(shedder as unknown as { delayMs: number }, { delayMs });
-    const held = gate();
-    let arrived = 0;
-    const app = express();
-    app.use(requestContext(createLogger({ level: 'silent' })));
-    app.use(shedder.middleware);
     const authenticate: RequestHandler = (req, _res, next) => {
       req.context.orgId = Number(req.headers['x-org']);
       next();
     };
-    app.get('/work', shedder.afterApiToken(authenticate), async (req, res) => {
-      arrived += 1;
-      if (req.query['hold'] === '1') await held.opened;
-      res.json({ orgId: req.context.orgId });
-    });
-    app.use(errorHandler);
-    const server = app.listen(0);
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { base, held, counts, close } = serveWork(shedder, { method: 'get', path: '/work', handlers: [shedder.middleware, shedder.afterApiToken(authenticate)] });
     const get = (org: number, { hold = false, authorization = 'Basic dG9rZW46eA==' } = {}) =>
       fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { 'x-org': String(org), authorization } });
     try {
-      const holding = Array.from({ length: 4 }, () => get(1, { hold: true }));
-      await waitFor(() => arrived === 4, { description: 'four requests of organization 1 under way' });
+      // Organization 1 the busiest: 20 requests answered, then 6 under way.
+      for (let i = 0; i < 20; i += 1) expect((await get(1)).status).toBe(200);
+      const holding = Array.from({ length: 6 }, () => get(1, { hold: true }));
+      await waitFor(() => counts.arrived === 26, { description: 'six requests of organization 1 under way' });
       late(1000);
       const shed = await get(1);
       expect(shed.status).toBe(503);
@@ -105,14 +194,17 @@ describe('LoadShedder: running late, judged per organization', () => {
       expect(other.status).toBe(200);
       expect(await other.json()).toEqual({ orgId: 2 });
       expect((await get(2, { authorization: 'Bearer device-secret' })).status).toBe(503);
+      // Organization 2 with a few under way (its own requests slowed down), far fewer admitted than organization 1: still served.
+      holding.push(...Array.from({ length: 4 }, () => get(2, { hold: true })));
+      await waitFor(() => counts.arrived === 31, { description: 'four requests of organization 2 under way' });
+      expect((await get(2)).status).toBe(200);
+      expect((await get(1)).status).toBe(503);
       late(0);
       expect((await get(1)).status).toBe(200);
       held.open();
-      expect((await Promise.all(holding)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect((await Promise.all(holding)).map((r) => r.status)).toEqual(Array(10).fill(200));
     } finally {
-      held.open();
-      await new Promise((resolve) => server.close(resolve));
-      shedder.stop();
+      await close();
     }
   });
 });

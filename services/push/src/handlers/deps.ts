@@ -6,6 +6,8 @@ export interface PushDeps {
   directory: DirectoryLookup;
   /** Dispatches outstanding on one device at once (PUSH_MAX_OUTSTANDING_PER_DEVICE); one more is 422. Default 2000. */
   maxOutstandingPerDevice?: number;
+  /** Oneshots destroy_all revokes in one transaction (500); tests make it small. */
+  revokeChunk?: number;
   /** Called after every write so its events go out at once. */
   eventsWritten: () => void;
   /**

@@ -7,22 +7,38 @@ import { revokedOneshots } from '../domain/oneshot-lifecycle';
 import { tracedStoreWrite } from '../outbox/traced-store-write';
 import type { PushDeps } from './deps';
 
-/** POST /clients/<device>/oneshots/destroy_all: every outstanding one revoked, an event each. */
+/** Oneshots revoked in one transaction: big enough to be cheap, small enough that no commit holds the store long. */
+export const revokeChunkSize = 500;
+
+/**
+ * POST /clients/<device>/oneshots/destroy_all: every outstanding one revoked, an event each.
+ * In chunks of `revokeChunkSize`, oldest first, each its own transaction recorded under a
+ * command id of its own (the command's, then `<id>#1`, `<id>#2`, ...): between two the store
+ * commits and other organizations' work runs, and a delivery of the command again (after a
+ * kill midway) finds the chunks done as they were answered and revokes only the rest. A
+ * chunk shorter than a full one was the last.
+ */
 export const revokeAllOneshots =
-  ({ store, directory, eventsWritten }: PushDeps): CommandHandler =>
+  ({ store, directory, eventsWritten, revokeChunk = revokeChunkSize }: PushDeps): CommandHandler =>
   async (command) => {
     const { deviceRef } = parsePayload(deviceOneshotsPayload, command.payload);
     const device = await approvedDevice(directory, command, deviceRef);
-    const now = new Date().toISOString();
-    const revoked = await tracedStoreWrite('revoke-all', (carryTrace) =>
-      store.changeOutstanding(
-        requireOrgId(command),
-        device.id,
-        (outstanding) => revokedOneshots(outstanding, device.id, now),
-        carryTrace(oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId)),
-        command.id,
-      ),
-    );
-    eventsWritten();
-    return { revoked: revoked.length };
+    const orgId = requireOrgId(command);
+    let revoked = 0;
+    for (let chunk = 0; ; chunk += 1) {
+      const now = new Date().toISOString();
+      const done = await tracedStoreWrite('revoke-all', (carryTrace) =>
+        store.changeOutstanding(
+          orgId,
+          device.id,
+          (outstanding) => revokedOneshots(outstanding, device.id, now),
+          carryTrace(oneshotEvent(pushEvents.oneshotRevoked, device.pushToken, command.requestId)),
+          chunk === 0 ? command.id : `${command.id}#${chunk}`,
+          revokeChunk,
+        ),
+      );
+      eventsWritten();
+      revoked += done.length;
+      if (done.length < revokeChunk) return { revoked };
+    }
   };

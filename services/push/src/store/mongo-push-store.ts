@@ -151,9 +151,10 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     transition: Transition<Oneshot[], Oneshot[]>,
     event: OneshotEventFactory,
     commandId: string,
+    limit?: number,
   ): Promise<Oneshot[]> {
     return this.once(commandId, answerOneshots(this, orgId), async (session) => {
-      const outstanding = await this.loadOutstanding(orgId, deviceId, { releasedOnly: false }, session);
+      const outstanding = await this.loadOutstanding(orgId, deviceId, { releasedOnly: false, limit }, session);
       const changed = transition(outstanding);
       await this.save(outstanding, changed, event, session);
       return changed;
@@ -326,13 +327,48 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
 
   // Outbox -----------------------------------------------------------------------------
 
+  /**
+   * Fair across organizations, as the SQLite store's: the organizations with events waiting
+   * (at most `limit`, the lowest first), then each one's oldest, an equal share of `limit`
+   * (at least one), the batch filled up with the oldest of the rest, in seq order. Events
+   * written before `orgId` was kept count as one organization of their own.
+   */
   async unpublishedEvents(limit: number): Promise<OutboxEntry[]> {
     // MongoDB reads limit(0) as "no limit".
     if (limit <= 0) return [];
     await this.ready;
-    // outbox: the _id index.
-    const docs = await this.models.Outbox.find().sort({ _id: 1 }).limit(limit).lean<OutboxDoc[]>();
-    return docs.map((doc) => ({ seq: doc._id, event: doc.event }));
+    const Outbox = this.models.Outbox;
+    const organizations = await this.organizationsWaiting(limit);
+    if (organizations.length <= 1) {
+      // outbox: the _id index.
+      const docs = await Outbox.find().sort({ _id: 1 }).limit(limit).lean<OutboxDoc[]>();
+      return docs.map(outboxEntry);
+    }
+    const share = Math.max(1, Math.floor(limit / organizations.length));
+    // outbox: { orgId, _id } (null finds the events without orgId).
+    const shares = await Promise.all(organizations.map((orgId) => Outbox.find({ orgId }).sort({ _id: 1 }).limit(share).lean<OutboxDoc[]>()));
+    const docs = shares.flat();
+    // A batch shorter than `limit` still means all there was (the relay reads it so).
+    if (docs.length < limit) {
+      const taken = docs.map((doc) => doc._id);
+      docs.push(
+        ...(await Outbox.find({ _id: { $nin: taken } })
+          .sort({ _id: 1 })
+          .limit(limit - docs.length)
+          .lean<OutboxDoc[]>()),
+      );
+    }
+    docs.sort((a, b) => a._id - b._id);
+    return docs.map(outboxEntry);
+  }
+
+  /** The organizations with events waiting, the lowest first, at most `limit`; null stands for the events kept without one. */
+  private async organizationsWaiting(limit: number): Promise<Array<number | null>> {
+    const Outbox = this.models.Outbox;
+    const [kept, unmarked] = await Promise.all([Outbox.distinct('orgId'), Outbox.exists({ orgId: { $exists: false } })]);
+    const organizations: Array<number | null> = (kept as unknown[]).filter((orgId): orgId is number => typeof orgId === 'number').sort((a, b) => a - b);
+    if (unmarked) organizations.push(null);
+    return organizations.slice(0, limit);
   }
 
   async markPublished(seqs: number[]): Promise<void> {
@@ -465,11 +501,17 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     return doc ? submissionFromDoc(doc) : null;
   }
 
-  /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later). */
-  private async loadOutstanding(orgId: number, deviceId: number, { releasedOnly }: { releasedOnly: boolean }, session?: ClientSession): Promise<Oneshot[]> {
-    // oneshots: { orgId, deviceId, state, _id }.
+  /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later); `limit`: the first that many. */
+  private async loadOutstanding(
+    orgId: number,
+    deviceId: number,
+    { releasedOnly, limit }: { releasedOnly: boolean; limit?: number | undefined },
+    session?: ClientSession,
+  ): Promise<Oneshot[]> {
+    // oneshots: { orgId, deviceId, state, _id }. MongoDB reads limit(0) as "no limit".
     const docs = await this.models.Oneshot.find({ orgId, deviceId, state: 'outstanding', ...(releasedOnly ? released : {}) })
       .sort({ _id: 1 })
+      .limit(limit ?? 0)
       .session(session ?? null)
       .lean<OneshotDoc[]>();
     return docs.map(oneshotFromDoc);
@@ -496,7 +538,7 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   private async appendEvents(events: Envelope[], session: ClientSession): Promise<void> {
     if (events.length === 0) return;
     const first = await nextMongoId(this.connection, outboxCounter, events.length);
-    const docs: OutboxDoc[] = events.map((event, i) => ({ _id: first + i, event }));
+    const docs: OutboxDoc[] = events.map((event, i) => ({ _id: first + i, orgId: event.orgId ?? 0, event }));
     await this.models.Outbox.insertMany(docs, { session });
   }
 }
@@ -504,4 +546,8 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
 /** One clause per answer path; no path (a form without questions) matches nothing ($or takes no empty list). */
 function searchClauses(paths: string[], pattern: RegExp): Array<Record<string, unknown>> {
   return paths.length === 0 ? [{ orgId: -1 }] : paths.map((path) => ({ [`answers.${path}`]: pattern }));
+}
+
+function outboxEntry(doc: OutboxDoc): OutboxEntry {
+  return { seq: doc._id, event: doc.event };
 }

@@ -110,13 +110,17 @@ export interface PushStore {
     event: OneshotEventFactory,
     commandId: string,
   ): Promise<Oneshot>;
-  /** Loads the device's outstanding oneshots, ascending by id, and saves each one the transition returns. */
+  /**
+   * Loads the device's outstanding oneshots, ascending by id (the first `limit` of them, when
+   * given), and saves each one the transition returns, in one transaction.
+   */
   changeOutstanding(
     orgId: number,
     deviceId: number,
     transition: Transition<Oneshot[], Oneshot[]>,
     event: OneshotEventFactory,
     commandId: string,
+    limit?: number,
   ): Promise<Oneshot[]>;
   /**
    * The release of scheduled dispatches: loads the oneshots named (any organization) and

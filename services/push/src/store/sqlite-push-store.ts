@@ -103,9 +103,16 @@ export class SqlitePushStore implements PushStore {
     });
   }
 
-  async changeOutstanding(orgId: number, deviceId: number, transition: Transition<Oneshot[], Oneshot[]>, event: OneshotEventFactory, commandId: string) {
+  async changeOutstanding(
+    orgId: number,
+    deviceId: number,
+    transition: Transition<Oneshot[], Oneshot[]>,
+    event: OneshotEventFactory,
+    commandId: string,
+    limit?: number,
+  ) {
     return this.once(commandId, answerOneshots(this, orgId), () => {
-      const outstanding = this.loadOutstanding(orgId, deviceId, { releasedOnly: false });
+      const outstanding = this.loadOutstanding(orgId, deviceId, { releasedOnly: false, limit });
       const changed = transition(outstanding);
       this.save(outstanding, changed, event);
       return changed;
@@ -404,13 +411,14 @@ export class SqlitePushStore implements PushStore {
     return row ? toSubmission(row) : null;
   }
 
-  /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later). */
-  private loadOutstanding(orgId: number, deviceId: number, { releasedOnly }: { releasedOnly: boolean }): Oneshot[] {
+  /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later); `limit`: the first that many. */
+  private loadOutstanding(orgId: number, deviceId: number, { releasedOnly, limit }: { releasedOnly: boolean; limit?: number | undefined }): Oneshot[] {
     const rows = this.sql.all<Row<Oneshot, 'payload'>>(
       `SELECT ${oneshotColumns} FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'
-       ${releasedOnly ? 'AND released_at IS NOT NULL' : ''} ORDER BY id`,
+       ${releasedOnly ? 'AND released_at IS NOT NULL' : ''} ORDER BY id LIMIT ?`,
       orgId,
       deviceId,
+      limit ?? -1,
     );
     return rows.map(toOneshot);
   }

@@ -99,6 +99,34 @@ it('revoke all: the same count, the same oneshots', async () => {
   expect(await store.listOutstandingForDevice(orgId, device.id)).toHaveLength(1);
 });
 
+it('revoke all in chunks, killed after some: again, the rest revoked, the same count, one event each', async () => {
+  const ids: number[] = [];
+  for (let i = 0; i < 7; i += 1) ids.push(await createOne());
+  const created = await store.unpublishedEvents(1000);
+  await store.markPublished(created.map((entry) => entry.seq));
+  const revokeAll = command(pushCommands.revokeAllOneshots, { deviceRef: device.identifier });
+  // The process dies as the third chunk would be written: two chunks (2 + 2) committed.
+  let writes = 0;
+  const dying = Object.create(store, {
+    changeOutstanding: {
+      value: (...args: Parameters<SqlitePushStore['changeOutstanding']>) => {
+        writes += 1;
+        return writes === 3 ? Promise.reject(new Error('killed')) : store.changeOutstanding(...args);
+      },
+    },
+  }) as SqlitePushStore;
+  await expect(revokeAllOneshots({ ...deps, store: dying, revokeChunk: 2 })(revokeAll)).rejects.toThrow('killed');
+  expect(await store.listOutstandingForDevice(orgId, device.id)).toHaveLength(3);
+
+  expect(await revokeAllOneshots({ ...deps, revokeChunk: 2 })(revokeAll)).toEqual({ revoked: 7 });
+  expect(await store.listOutstandingForDevice(orgId, device.id)).toEqual([]);
+  const revokedEvents = await store.unpublishedEvents(1000);
+  expect(revokedEvents.map((entry) => (entry.event.payload as { oneshotId: number }).oneshotId)).toEqual(ids);
+  // Delivered once more: the same count, nothing written.
+  expect(await revokeAllOneshots({ ...deps, revokeChunk: 2 })(revokeAll)).toEqual({ revoked: 7 });
+  expect(await outboxSize()).toBe(7);
+});
+
 it('device submission: the same answer, not 409', async () => {
   const id = await createOne();
   const submit = command(pushCommands.deviceSubmitOneshot, { deviceId: device.id, oneshotId: id, answers: { site: 'Done' } });

@@ -140,8 +140,8 @@ export function describePushStoreContract(
       return on.change(orgId, oneshotId, (current) => revokedOneshot(current, { oneshotId, deviceId }, now()), event, commandId);
     }
 
-    function revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string) {
-      return store.changeOutstanding(orgId, deviceId, (outstanding) => revokedOneshots(outstanding, deviceId, now()), event, commandId);
+    function revokeAll(orgId: number, deviceId: number, event: OneshotEventFactory, commandId: string, limit?: number) {
+      return store.changeOutstanding(orgId, deviceId, (outstanding) => revokedOneshots(outstanding, deviceId, now()), event, commandId, limit);
     }
 
     /** The device and form of the suite's submissions: form 7, which every fixture oneshot is a copy of. */
@@ -608,6 +608,22 @@ export function describePushStoreContract(
         expect(await revokeAll(orgA, deviceX, revoked(), nextCommandId())).toEqual([]);
         expect(await outbox()).toEqual([]);
         expect(await store.listOutstandingForDevice(orgA, deviceY)).toEqual(before.deviceY);
+      });
+
+      it('with a limit: revokes the oldest that many, the rest stay outstanding for the next', async () => {
+        const made = await createMany(5);
+        const inOrgB = await createOne({ orgId: orgB });
+        await emptyOutbox();
+
+        const first = await revokeAll(orgA, deviceX, revoked(), nextCommandId(), 2);
+        expect(first.map((oneshot) => oneshot.id)).toEqual(ids(made.slice(0, 2)));
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual(made.slice(2));
+        const second = await revokeAll(orgA, deviceX, revoked(), nextCommandId(), 2);
+        const third = await revokeAll(orgA, deviceX, revoked(), nextCommandId(), 2);
+        expect([second, third].map((chunk) => chunk.map((oneshot) => oneshot.id))).toEqual([ids(made.slice(2, 4)), ids(made.slice(4))]);
+        expect(await store.listOutstandingForDevice(orgA, deviceX)).toEqual([]);
+        expect(await store.listOutstandingForDevice(orgB, deviceX)).toEqual([inOrgB]);
+        expect((await outboxEvents()).map((event) => payloadOf(event).oneshotId)).toEqual(ids(made));
       });
 
       it('revokes none when one event cannot be built', async () => {
@@ -1120,6 +1136,33 @@ export function describePushStoreContract(
         expect(await store.unpublishedEvents(2)).toEqual(all.slice(0, 2));
         expect(await store.unpublishedEvents(1)).toEqual(all.slice(0, 1));
         expect(await store.unpublishedEvents(0)).toEqual([]);
+      });
+
+      it("answers fairly: another organization's newer events in the first batch, beside the oldest of a backlog, each organization's in order", async () => {
+        await createMany(30);
+        await createMany(2, { orgId: orgB });
+        const all = await outbox();
+        expect(all.map((entry) => entry.event.orgId)).toEqual([...Array<number>(30).fill(orgA), orgB, orgB]);
+
+        const batch = await store.unpublishedEvents(10);
+        expect(batch).toHaveLength(10);
+        expect(batch.filter((entry) => entry.event.orgId === orgB)).toEqual(all.slice(30));
+        expect(batch.filter((entry) => entry.event.orgId === orgA)).toEqual(all.slice(0, 8));
+        expect(batch.map((entry) => entry.seq)).toEqual([...batch.map((entry) => entry.seq)].sort((a, b) => a - b));
+        // A batch shorter than asked for is all there is: every organization's share, filled up with the oldest of the rest.
+        expect(await store.unpublishedEvents(1000)).toEqual(all);
+        // One organization waiting: its oldest, as before.
+        await store.markPublished(all.slice(30).map((entry) => entry.seq));
+        expect(await store.unpublishedEvents(5)).toEqual(all.slice(0, 5));
+      });
+
+      it('gives each organization one event when a batch is smaller than their number, the lowest organizations first', async () => {
+        await createMany(3);
+        await createOne({ orgId: 3 });
+        await createOne({ orgId: orgB });
+        const all = await outbox();
+        expect(await store.unpublishedEvents(2)).toEqual([all[0], all[4]]);
+        expect(await store.unpublishedEvents(3)).toEqual([all[0], all[3], all[4]]);
       });
 
       it('tells the outbox\'s size and when its oldest event occurred', async () => {

@@ -149,51 +149,6 @@ describe('SqlitePushStore', () => {
     }
   });
 
-  it("answers the outbox fairly: another organization's newer events in the first batch, beside the oldest of a backlog, each organization's in order", async () => {
-    const store = new SqlitePushStore(newDatabaseFile());
-    try {
-      const create = (orgId: number, i: number) =>
-        store.create(
-          newOneshot(
-            {
-              orgId,
-              deviceId: 100 + orgId,
-              deviceIdentifier: `Android_${orgId}`,
-              formId: 1,
-              templateNamespace: 'http://forms.example.com/t',
-              namespace: `http://forms.example.com/t?${orgId}-${i}`,
-              name: 'T',
-              description: '',
-              payload: {},
-              formVersion: '1.00',
-              scheduledAt: null,
-              location: null,
-              address: null,
-              geofenceRadius: null,
-            },
-            new Date().toISOString(),
-          ),
-          oneshotEvent(pushEvents.oneshotCreated, null, `req-${orgId}-${i}`),
-          randomUUID(),
-        );
-      for (let i = 0; i < 30; i += 1) await create(1, i);
-      for (let i = 0; i < 2; i += 1) await create(2, i);
-      const all = await store.unpublishedEvents(1000);
-      expect(all.map((entry) => entry.event.orgId)).toEqual([...Array(30).fill(1), 2, 2]);
-
-      const batch = await store.unpublishedEvents(10);
-      expect(batch).toHaveLength(10);
-      expect(batch.filter((entry) => entry.event.orgId === 2)).toEqual(all.slice(30));
-      expect(batch.filter((entry) => entry.event.orgId === 1)).toEqual(all.slice(0, 8));
-      expect(batch.map((entry) => entry.seq)).toEqual([...batch.map((entry) => entry.seq)].sort((a, b) => a - b));
-      // One organization waiting: its oldest, as before.
-      await store.markPublished(all.slice(30).map((entry) => entry.seq));
-      expect(await store.unpublishedEvents(5)).toEqual(all.slice(0, 5));
-    } finally {
-      await store.close();
-    }
-  });
-
   it('closes once, however often close() is called', async () => {
     const store = new SqlitePushStore(newDatabaseFile());
     await store.close();
