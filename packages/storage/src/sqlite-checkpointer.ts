@@ -49,8 +49,14 @@ const checkpointWritten = (all) => {
 };
 let interval = workerData.intervalMs;
 let timer = null;
+// Nothing written for retireAfterMs: the process is told, and hands the checkpoints back to SQLite.
+let lastWritten = Date.now();
+let toldQuiet = false;
 const look = () => {
-  interval = checkpointWritten(false) ? workerData.intervalMs : Math.min(interval * 2, workerData.idleIntervalMs);
+  const written = checkpointWritten(false);
+  interval = written ? workerData.intervalMs : Math.min(interval * 2, workerData.idleIntervalMs);
+  if (written) { lastWritten = Date.now(); toldQuiet = false; }
+  else if (!toldQuiet && Date.now() - lastWritten >= workerData.retireAfterMs) { toldQuiet = true; parentPort.postMessage({ quiet: true }); }
   timer = setTimeout(look, interval);
 };
 timer = setTimeout(look, interval);
@@ -77,10 +83,13 @@ parentPort.on('message', (message) => {
 const watchIntervalMs = 500;
 /** Looks in a row that must each find a WAL written since the one before for the worker to start: ~1.5 s of writing. */
 const busyAfterLooks = 3;
+/** Nothing written for this long: the worker stops and the connections checkpoint themselves again. */
+const retireAfterMs = 30_000;
 
 export interface SqliteCheckpointerOptions {
   watchIntervalMs?: number;
   busyAfterLooks?: number;
+  retireAfterMs?: number;
 }
 
 /**
@@ -97,8 +106,8 @@ export interface SqliteCheckpointerOptions {
  * issue 23), which a process written seldom (a directory, resources) need not pay. Until
  * then each connection checkpoints itself as SQLite does by default (at 1000 pages), and the
  * event loop looks at the files' -wal every 500 ms (a stat each); once three looks in a row
- * find one written since the look before, the worker starts and takes every file, for as
- * long as one is open. It never keeps the process alive. Should it fail, the connections go
+ * find one written since the look before, the worker starts and takes every file; once
+ * nothing is written for 30 s it stops and hands them back. It never keeps the process alive. Should it fail, the connections go
  * back to SQLite's own checkpoints.
  */
 export class SqliteCheckpointer {
@@ -114,10 +123,12 @@ export class SqliteCheckpointer {
   private watch: { timer: NodeJS.Timeout; lastWritten: Map<string, number>; writtenLooks: number } | null = null;
   private readonly watchIntervalMs: number;
   private readonly busyAfterLooks: number;
+  private readonly retireAfterMs: number;
 
   constructor(options: SqliteCheckpointerOptions = {}) {
     this.watchIntervalMs = options.watchIntervalMs ?? watchIntervalMs;
     this.busyAfterLooks = options.busyAfterLooks ?? busyAfterLooks;
+    this.retireAfterMs = options.retireAfterMs ?? retireAfterMs;
   }
 
   /** Takes over `db`'s checkpoints (its file, resolved); `release` gives them back at close. */
@@ -212,16 +223,26 @@ export class SqliteCheckpointer {
   private start(): Worker {
     const worker = new Worker(workerSource, {
       eval: true,
-      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs, idleIntervalMs },
+      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs, idleIntervalMs, retireAfterMs: this.retireAfterMs },
     });
     worker.unref();
-    worker.on('message', (message: { removed?: string }) => {
+    worker.on('message', (message: { removed?: string; quiet?: true }) => {
       if (message.removed !== undefined) this.settle(message.removed);
+      if (message.quiet && this.worker === worker) this.handBack();
     });
     worker.on('error', () => this.fail(worker));
     worker.on('exit', () => this.fail(worker));
     this.worker = worker;
     return worker;
+  }
+
+  /** Nothing written for a while: the connections checkpoint themselves again and the worker stops, until the process writes steadily again. */
+  private handBack(): void {
+    for (const open of this.connections.values()) {
+      for (const db of open) if (db.open) db.pragma(`wal_autocheckpoint = ${sqliteDefaultAutocheckpoint}`);
+    }
+    this.stop();
+    this.watchForWriting();
   }
 
   private stop(): void {

@@ -118,8 +118,8 @@ describe('the worker, started once the process writes steadily', () => {
     for (const { checkpointer, file, db } of added.splice(0)) checkpointer.release(file, db);
   });
 
-  function watched(file: string): { db: SqliteDatabase; checkpointer: SqliteCheckpointer } {
-    const checkpointer = new SqliteCheckpointer({ watchIntervalMs: 50, busyAfterLooks: 3 });
+  function watched(file: string, retireAfterMs = 60_000): { db: SqliteDatabase; checkpointer: SqliteCheckpointer } {
+    const checkpointer = new SqliteCheckpointer({ watchIntervalMs: 50, busyAfterLooks: 3, retireAfterMs });
     const db = openSqlite(file, migrations);
     opened.push(db);
     checkpointer.add(file, db);
@@ -157,5 +157,22 @@ describe('the worker, started once the process writes steadily', () => {
     const before = statSync(file).size;
     writeNotes(db, 300);
     await waitFor(() => statSync(file).size > before + 250_000, { timeoutMs: 5000, description: 'the worker to checkpoint' });
+  });
+
+  it('stops once nothing is written for a while, the connections checkpointing themselves again, and starts again with the writes', async () => {
+    const { db, checkpointer } = watched(newFile(), 500);
+    const writeUntil = async (done: () => boolean, description: string) => {
+      const writing = setInterval(() => writeNotes(db, 5), 20);
+      try {
+        await waitFor(done, { timeoutMs: 5000, description });
+      } finally {
+        clearInterval(writing);
+      }
+    };
+    await writeUntil(() => checkpointer.running, 'the worker to start');
+    await waitFor(() => !checkpointer.running, { timeoutMs: 5000, description: 'the worker to stop, nothing written' });
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await writeUntil(() => checkpointer.running, 'the worker to start again');
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
   });
 });
