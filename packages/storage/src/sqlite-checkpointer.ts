@@ -117,6 +117,8 @@ export class SqliteCheckpointer {
   private readonly connections = new Map<string, Set<SqliteDatabase>>();
   /** Files handed back whose worker connection may still be open, with who waits for its close. */
   private readonly releasing = new Map<string, Array<() => void>>();
+  /** Until the stopped worker exits: its connections may still touch the files. */
+  private retiring: Promise<void> | null = null;
   /** The file each connection handed over was opened as. */
   private readonly fileOf = new WeakMap<SqliteDatabase, string>();
   /** While no worker runs: each file's -wal modification time at the last look, and the looks in a row that found one written. */
@@ -210,9 +212,12 @@ export class SqliteCheckpointer {
    * -wal and -shm companions: a folder removed sooner could see them come back.
    */
   closed(db: SqliteDatabase): Promise<void> {
+    if (db.open) return Promise.resolve();
+    // A worker stopping (retired, or the last file released) still holds its connections until it exits.
+    const retiring = this.retiring ?? Promise.resolve();
     const waiting = this.releasing.get(this.fileOf.get(db) ?? '');
-    if (waiting === undefined || db.open) return Promise.resolve();
-    return new Promise((resolve) => waiting.push(resolve));
+    if (waiting === undefined) return retiring;
+    return new Promise<void>((resolve) => waiting.push(resolve)).then(() => retiring);
   }
 
   /** Files whose checkpoints the worker does, or will once it starts (for tests). */
@@ -249,7 +254,21 @@ export class SqliteCheckpointer {
     this.stopWatching();
     const worker = this.worker;
     this.worker = null;
-    worker?.postMessage({ stop: true });
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => {
+      // Its last checkpoints and closes take milliseconds; a worker that never exits does not hold a close up for long.
+      const giveUp = setTimeout(resolve, 5000);
+      giveUp.unref();
+      worker.once('exit', () => {
+        clearTimeout(giveUp);
+        resolve();
+      });
+    });
+    this.retiring = exited;
+    void exited.then(() => {
+      if (this.retiring === exited) this.retiring = null;
+    });
+    worker.postMessage({ stop: true });
   }
 
   private settle(file: string): void {

@@ -175,4 +175,29 @@ describe('the worker, started once the process writes steadily', () => {
     await writeUntil(() => checkpointer.running, 'the worker to start again');
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
   });
+
+  it('resolves closed() for a file closed as the worker retires only once that worker has exited', async () => {
+    const file = newFile();
+    const { db, checkpointer } = watched(file, 300);
+    const writing = setInterval(() => writeNotes(db, 5), 20);
+    try {
+      await waitFor(() => checkpointer.running, { timeoutMs: 5000, description: 'the worker to start' });
+    } finally {
+      clearInterval(writing);
+    }
+    const worker = (checkpointer as unknown as { worker: import('node:worker_threads').Worker }).worker;
+    let exited = false;
+    worker.once('exit', () => (exited = true));
+    const closedAsItRetires = new Promise<boolean>((resolve) => {
+      // Registered after the checkpointer's own listener: runs right after it stopped the worker, in the same turn.
+      worker.on('message', (message: { quiet?: true }) => {
+        if (!message.quiet) return;
+        added.splice(0);
+        db.close();
+        checkpointer.release(file, db);
+        void checkpointer.closed(db).then(() => resolve(exited));
+      });
+    });
+    expect(await closedAsItRetires).toBe(true);
+  });
 });
