@@ -107,8 +107,8 @@ export interface SqliteCheckpointerOptions {
  * then each connection checkpoints itself as SQLite does by default (at 1000 pages), and the
  * event loop looks at the files' -wal every 500 ms (a stat each); once three looks in a row
  * find one written since the look before, the worker starts and takes every file; once
- * nothing is written for 30 s it stops and hands them back. It never keeps the process alive. Should it fail, the connections go
- * back to SQLite's own checkpoints.
+ * nothing is written for 30 s it stops and hands them back. It never keeps the process
+ * alive. Should it fail, the connections go back to SQLite's own checkpoints.
  */
 export class SqliteCheckpointer {
   private worker: Worker | null = null;
