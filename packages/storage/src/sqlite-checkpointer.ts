@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { sqliteBinding } from './sqlite-binding';
 import type { SqliteDatabase } from './sqlite-types';
@@ -48,8 +49,14 @@ const checkpointWritten = (all) => {
 };
 let interval = workerData.intervalMs;
 let timer = null;
+// Nothing written for retireAfterMs: the process is told, and hands the checkpoints back to SQLite.
+let lastWritten = Date.now();
+let toldQuiet = false;
 const look = () => {
-  interval = checkpointWritten(false) ? workerData.intervalMs : Math.min(interval * 2, workerData.idleIntervalMs);
+  const written = checkpointWritten(false);
+  interval = written ? workerData.intervalMs : Math.min(interval * 2, workerData.idleIntervalMs);
+  if (written) { lastWritten = Date.now(); toldQuiet = false; }
+  else if (!toldQuiet && Date.now() - lastWritten >= workerData.retireAfterMs) { toldQuiet = true; parentPort.postMessage({ quiet: true }); }
   timer = setTimeout(look, interval);
 };
 timer = setTimeout(look, interval);
@@ -72,6 +79,19 @@ parentPort.on('message', (message) => {
 });
 `;
 
+/** How often, while no worker runs, the process looks at its files' WAL for sustained writing. */
+const watchIntervalMs = 500;
+/** Looks in a row that must each find a WAL written since the one before for the worker to start: ~1.5 s of writing. */
+const busyAfterLooks = 3;
+/** Nothing written for this long: the worker stops and the connections checkpoint themselves again. */
+const retireAfterMs = 30_000;
+
+export interface SqliteCheckpointerOptions {
+  watchIntervalMs?: number;
+  busyAfterLooks?: number;
+  retireAfterMs?: number;
+}
+
 /**
  * Checkpoints the WAL of every SQLite file this process writes, from a worker thread.
  *
@@ -81,39 +101,104 @@ parentPort.on('message', (message) => {
  * 16 → 8 ms and 25% more pushes a second. Durability is unchanged: a commit is in the WAL
  * before it returns (synchronous = NORMAL) and the WAL is replayed on open.
  *
- * One worker for the whole process, started with the first file and stopped with the last;
- * it never keeps the process alive. Should it fail, the connections go back to SQLite's own
- * checkpoints.
+ * One worker for the whole process, started only once the process writes steadily: a worker
+ * thread is ~15 MB of RSS on Node 24 (an idle embedded process 123.7 → 108.5 MB without it,
+ * issue 23), which a process written seldom (a directory, resources) need not pay. Until
+ * then each connection checkpoints itself as SQLite does by default (at 1000 pages), and the
+ * event loop looks at the files' -wal every 500 ms (a stat each); once three looks in a row
+ * find one written since the look before, the worker starts and takes every file; once
+ * nothing is written for 30 s it stops and hands them back. It never keeps the process
+ * alive. Should it fail, the connections go back to SQLite's own checkpoints.
  */
 export class SqliteCheckpointer {
   private worker: Worker | null = null;
   private failed = false;
-  /** The connections handed over, by file; a file stays with the worker while one is open. */
+  /** The connections opened, by file; a file stays with the worker while one is open. */
   private readonly connections = new Map<string, Set<SqliteDatabase>>();
   /** Files handed back whose worker connection may still be open, with who waits for its close. */
   private readonly releasing = new Map<string, Array<() => void>>();
+  /** Until the stopped worker exits: its connections may still touch the files. */
+  private retiring: Promise<void> | null = null;
   /** The file each connection handed over was opened as. */
   private readonly fileOf = new WeakMap<SqliteDatabase, string>();
+  /** While no worker runs: each file's -wal modification time at the last look, and the looks in a row that found one written. */
+  private watch: { timer: NodeJS.Timeout; lastWritten: Map<string, number>; writtenLooks: number } | null = null;
+  private readonly watchIntervalMs: number;
+  private readonly busyAfterLooks: number;
+  private readonly retireAfterMs: number;
+
+  constructor(options: SqliteCheckpointerOptions = {}) {
+    this.watchIntervalMs = options.watchIntervalMs ?? watchIntervalMs;
+    this.busyAfterLooks = options.busyAfterLooks ?? busyAfterLooks;
+    this.retireAfterMs = options.retireAfterMs ?? retireAfterMs;
+  }
 
   /** Takes over `db`'s checkpoints (its file, resolved); `release` gives them back at close. */
   add(file: string, db: SqliteDatabase): void {
     if (this.failed) return;
-    const worker = this.worker ?? this.start();
     let open = this.connections.get(file);
+    const newFile = !open;
     if (!open) {
       open = new Set();
       this.connections.set(file, open);
-      worker.postMessage({ add: file });
     }
     open.add(db);
     this.fileOf.set(db, file);
-    db.pragma('wal_autocheckpoint = 0');
+    if (!this.worker) this.watchForWriting();
+    else {
+      if (newFile) this.worker.postMessage({ add: file });
+      db.pragma('wal_autocheckpoint = 0');
+    }
+  }
+
+  /** Starts the worker now and hands it every open file (tests; the process starts it once it writes steadily). */
+  takeOverNow(): void {
+    if (this.failed || this.worker || this.connections.size === 0) return;
+    this.stopWatching();
+    const worker = this.start();
+    for (const [file, open] of this.connections) {
+      worker.postMessage({ add: file });
+      for (const db of open) if (db.open) db.pragma('wal_autocheckpoint = 0');
+    }
+  }
+
+  /** Whether the worker runs (for tests). */
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  private watchForWriting(): void {
+    if (this.watch) return;
+    const timer = setInterval(() => this.look(), this.watchIntervalMs);
+    timer.unref();
+    this.watch = { timer, lastWritten: new Map(), writtenLooks: 0 };
+  }
+
+  private stopWatching(): void {
+    if (this.watch) clearInterval(this.watch.timer);
+    this.watch = null;
+  }
+
+  /** One look at the files' -wal: the worker starts once enough looks in a row found one written since the look before. */
+  private look(): void {
+    const watch = this.watch;
+    if (!watch) return;
+    let written = false;
+    for (const file of this.connections.keys()) {
+      const modified = walModifiedMs(file);
+      const before = watch.lastWritten.get(file);
+      watch.lastWritten.set(file, modified);
+      if (before !== undefined && modified !== before) written = true;
+    }
+    watch.writtenLooks = written ? watch.writtenLooks + 1 : 0;
+    if (watch.writtenLooks >= this.busyAfterLooks) this.takeOverNow();
   }
 
   release(file: string, db: SqliteDatabase): void {
     const open = this.connections.get(file);
     if (!open?.delete(db) || open.size > 0) return;
     this.connections.delete(file);
+    this.watch?.lastWritten.delete(file);
     if (this.worker) {
       this.releasing.set(file, this.releasing.get(file) ?? []);
       this.worker.postMessage({ remove: file });
@@ -127,12 +212,15 @@ export class SqliteCheckpointer {
    * -wal and -shm companions: a folder removed sooner could see them come back.
    */
   closed(db: SqliteDatabase): Promise<void> {
+    if (db.open) return Promise.resolve();
+    // A worker stopping (retired, or the last file released) still holds its connections until it exits.
+    const retiring = this.retiring ?? Promise.resolve();
     const waiting = this.releasing.get(this.fileOf.get(db) ?? '');
-    if (waiting === undefined || db.open) return Promise.resolve();
-    return new Promise((resolve) => waiting.push(resolve));
+    if (waiting === undefined) return retiring;
+    return new Promise<void>((resolve) => waiting.push(resolve)).then(() => retiring);
   }
 
-  /** Files whose checkpoints the worker does (for tests). */
+  /** Files whose checkpoints the worker does, or will once it starts (for tests). */
   get files(): string[] {
     return [...this.connections.keys()];
   }
@@ -140,11 +228,12 @@ export class SqliteCheckpointer {
   private start(): Worker {
     const worker = new Worker(workerSource, {
       eval: true,
-      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs, idleIntervalMs },
+      workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs, idleIntervalMs, retireAfterMs: this.retireAfterMs },
     });
     worker.unref();
-    worker.on('message', (message: { removed?: string }) => {
+    worker.on('message', (message: { removed?: string; quiet?: true }) => {
       if (message.removed !== undefined) this.settle(message.removed);
+      if (message.quiet && this.worker === worker) this.handBack();
     });
     worker.on('error', () => this.fail(worker));
     worker.on('exit', () => this.fail(worker));
@@ -152,10 +241,34 @@ export class SqliteCheckpointer {
     return worker;
   }
 
+  /** Nothing written for a while: the connections checkpoint themselves again and the worker stops, until the process writes steadily again. */
+  private handBack(): void {
+    for (const open of this.connections.values()) {
+      for (const db of open) if (db.open) db.pragma(`wal_autocheckpoint = ${sqliteDefaultAutocheckpoint}`);
+    }
+    this.stop();
+    this.watchForWriting();
+  }
+
   private stop(): void {
+    this.stopWatching();
     const worker = this.worker;
     this.worker = null;
-    worker?.postMessage({ stop: true });
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => {
+      // Its last checkpoints and closes take milliseconds; a worker that never exits does not hold a close up for long.
+      const giveUp = setTimeout(resolve, 5000);
+      giveUp.unref();
+      worker.once('exit', () => {
+        clearTimeout(giveUp);
+        resolve();
+      });
+    });
+    this.retiring = exited;
+    void exited.then(() => {
+      if (this.retiring === exited) this.retiring = null;
+    });
+    worker.postMessage({ stop: true });
   }
 
   private settle(file: string): void {
@@ -175,6 +288,15 @@ export class SqliteCheckpointer {
       for (const db of open) if (db.open) db.pragma(`wal_autocheckpoint = ${sqliteDefaultAutocheckpoint}`);
     }
     this.connections.clear();
+  }
+}
+
+/** The -wal's modification time in ms (0 while there is none). */
+function walModifiedMs(file: string): number {
+  try {
+    return statSync(`${file}-wal`).mtimeMs;
+  } catch {
+    return 0;
   }
 }
 
