@@ -3,7 +3,7 @@ import { createBody, dispatchBodyWords, oneshotXml, outstandingXml, updateBody }
 import { badgeView, oneshotCreatedView, outstandingOneshotView } from '../openapi/views';
 import { deviceBadge } from '../routes/badge';
 import { createOneshot, listDeviceOneshots, listOrganizationOneshots, revokeAllOneshots, revokeOneshot, updateOneshot } from '../routes/oneshots';
-import type { RouteArea } from './declaration';
+import { declareArea } from './declare';
 import { pathIds } from './path-ids';
 
 const oneshotFormsXml = '`<forms type="array"><form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>…</forms>`';
@@ -13,43 +13,41 @@ const oneshotFormsXml = '`<forms type="array"><form><description/><device-id typ
  * (spec 2.8) and streamed; or, with `page` / `per_page`, that page alone. Authenticated and
  * scoped by the mount.
  */
-export const organizationOneshots: RouteArea = {
+export const organizationOneshots = declareArea({
   name: 'oneshots',
   mount: '/organizations/:orgId',
   auth: 'apiToken',
   tag: 'Organization (first generation)',
+  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
       path: '/oneshots',
-      suffixes: '.json|.xml',
       openapi: {
         summary: 'List every outstanding oneshot of the organization',
         description: 'Unpaginated (spec 2.8), streamed as it is read: a failure midway cuts the connection rather than answer a shorter list.',
         answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: oneshotFormsXml } },
-        errors: [404],
       },
       hostile: [{}],
       handler: ({ send }) => listOrganizationOneshots(send),
     },
   ],
-};
+});
 
 /**
  * Push API, spec 4.4: `/clients/<device identifier or id>/oneshots…`, and the device's badge.
  * Authenticated by the mount; the device is resolved in the token's organization.
  */
-export const clients: RouteArea = {
+export const clients = declareArea({
   name: 'oneshots',
   mount: '/clients/:deviceRef',
   auth: 'apiToken',
   tag: 'Push',
+  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
       path: '/badge',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       openapi: {
         summary: 'The device\'s badge: its number of outstanding oneshots',
         answers: {
@@ -59,16 +57,12 @@ export const clients: RouteArea = {
             xml: '`<badge type="integer">N</badge>`',
           },
         },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => deviceBadge(send),
     },
     {
       method: 'post',
       path: '/oneshots',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Push a oneshot (a pre-filled form) to a device',
@@ -89,12 +83,9 @@ export const clients: RouteArea = {
     {
       method: 'get',
       path: '/oneshots',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       openapi: {
         summary: 'List the device\'s outstanding oneshots',
         answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: `\`<forms type="array">\`${outstandingXml}…\`</forms>\`` } },
-        errors: [404],
       },
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => listDeviceOneshots(send),
@@ -102,17 +93,13 @@ export const clients: RouteArea = {
     {
       method: 'post',
       path: '/oneshots/destroy_all',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
-      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
+      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: { 200: { description: 'Revoked (empty body)' } } },
       hostile: [{}],
       handler: ({ send }) => revokeAllOneshots(send),
     },
     {
       method: 'put',
       path: '/oneshots/:oneshotId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef, pathIds.outstandingOneshot],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Update an outstanding oneshot (its payload replaced)',
@@ -126,11 +113,9 @@ export const clients: RouteArea = {
     {
       method: 'delete',
       path: '/oneshots/:oneshotId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef, pathIds.outstandingOneshot],
-      openapi: { summary: 'Revoke an outstanding oneshot', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
+      openapi: { summary: 'Revoke an outstanding oneshot', answers: { 200: { description: 'Revoked (empty body)' } } },
       hostile: [{}],
       handler: ({ send }) => revokeOneshot(send),
     },
   ],
-};
+});

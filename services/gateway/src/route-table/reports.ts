@@ -1,8 +1,8 @@
 import type { OperationSpec } from '../openapi/operation';
 import { performanceMetricReportHandler } from '../routes/reports';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import { declareArea, type RouteSpec } from './declare';
 
-const performanceMetricReport = (path: string, summary: string): RouteDeclaration => ({
+const performanceMetricReport = (path: string, summary: string): RouteSpec => ({
   method: 'get',
   path,
   suffixes: 'none',
@@ -22,7 +22,7 @@ const performanceMetricReport = (path: string, summary: string): RouteDeclaratio
 });
 
 /** Reports (report.md): its path, and the older one the docs' README.md indexes. */
-export const reports: RouteArea = {
+export const reports = declareArea({
   name: 'reports',
   mount: '',
   auth: 'apiToken',
@@ -31,4 +31,4 @@ export const reports: RouteArea = {
     performanceMetricReport('/api/v3/reports/performance_metric_report', 'The performance metric report of a month, as CSV'),
     performanceMetricReport('/api/performance_metric_report', "The same report at the older path the docs' README.md indexes"),
   ],
-};
+});

@@ -6,6 +6,7 @@ import { createResource, deleteResource, describeResource, downloadResource, lis
 import { createResourceV3, deleteResourceV3, describeResourceV3, listResourcesV3, updateResourceV3 } from '../routes/resources-v3';
 import { createResourceV4, showResourceUpdate, updateResourceV4 } from '../routes/resources-v4';
 import type { RouteArea } from './declaration';
+import { declareArea, deletedAnswer, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const file: JsonSchema = {
@@ -62,14 +63,15 @@ const queued = { 202: { description: 'Queued: the job to poll', json: asyncResou
 const fileErrors = [400, 404, 413, 415, 422];
 
 /** Every generation is mounted under /api, before the global body parser, behind the organization's API token. */
-const resourceArea = (name: string, routes: RouteArea['routes'], readerPaths: string[]): RouteArea => ({
+const resourceArea = (name: string, routes: RouteSpec[], readerPaths: string[]): RouteArea =>
+  declareArea({
   name,
   mount: '/api',
   auth: 'apiToken',
   tag: 'Resources',
   routes,
   bodyReader: { limit: 'RESOURCE_MAX_BYTES', paths: readerPaths },
-});
+  });
 
 /** Resources API, spec 4.1: create and update stream their bodies (the Base64 decoded as it arrives). */
 export const resources = resourceArea(
@@ -94,7 +96,6 @@ export const resources = resourceArea(
       method: 'put',
       path: '/resources/:resourceId',
       suffixes: '.json',
-      pathIds: [pathIds.resource],
       body: 'RESOURCE_MAX_BYTES',
       streamsBody: true,
       openapi: {
@@ -127,20 +128,16 @@ export const resources = resourceArea(
       method: 'get',
       path: '/resources/:resourceId/describe',
       suffixes: '.json',
-      pathIds: [pathIds.resource],
       openapi: {
         summary: 'Describe a resource (a spreadsheet\'s tables and columns)',
         answers: { 200: { description: 'The resource', json: z.strictObject({ resource: resourceView }) } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => describeResource(send),
     },
     {
       method: 'get',
       path: '/resources/:resourceId',
       suffixes: '.json',
-      pathIds: [pathIds.resource],
       openapi: {
         summary: 'Download a resource\'s file',
         description: 'With or without `.json` (a later client downloads `/api/resources/<id>.json`): the bytes either way.',
@@ -151,7 +148,6 @@ export const resources = resourceArea(
             headers: { 'Content-Disposition': '`attachment; filename="<ASCII>"; filename*=UTF-8\'\'<RFC 8187>`' },
           },
         },
-        errors: [404],
       },
       hostile: [{}, { suffix: '.json' }],
       handler: ({ fetchWithAttachment }) => downloadResource(fetchWithAttachment),
@@ -160,9 +156,7 @@ export const resources = resourceArea(
       method: 'delete',
       path: '/resources/:resourceId',
       suffixes: '.json',
-      pathIds: [pathIds.resource],
-      openapi: { summary: 'Delete a resource', answers: { 200: { description: 'Deleted (empty body)' } }, errors: [404] },
-      hostile: [{ suffix: '.json' }],
+      openapi: { summary: 'Delete a resource', answers: deletedAnswer },
       handler: ({ send }) => deleteResource(send),
     },
   ],
@@ -196,7 +190,6 @@ export const resourcesV3 = resourceArea(
       method: 'put',
       path: '/v3/resources/:resourceId',
       suffixes: '.json',
-      pathIds: [pathIds.resource],
       body: 'RESOURCE_MAX_BYTES',
       streamsBody: true,
       openapi: {
@@ -229,7 +222,6 @@ export const resourcesV3 = resourceArea(
       method: 'get',
       path: '/v3/resources/:resourceId/describe',
       suffixes: '.json|.xml',
-      pathIds: [pathIds.resource],
       openapi: {
         summary: 'Describe a resource (v3, with its status)',
         answers: {
@@ -239,7 +231,6 @@ export const resourcesV3 = resourceArea(
             xml: '`<resource><id/><identifier/><original_filename/><version/><description/><generated_content_summary><tables><table><table_name/><table_id/><columns><column>…</column></columns></table>…</tables></generated_content_summary><status>Ready</status></resource>`',
           },
         },
-        errors: [404],
       },
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => describeResourceV3(send),
@@ -248,9 +239,7 @@ export const resourcesV3 = resourceArea(
       method: 'delete',
       path: '/v3/resources/:resourceId',
       suffixes: '.json|.xml',
-      pathIds: [pathIds.resource],
-      openapi: { summary: 'Delete a resource (v3)', answers: { 202: { description: 'Deleted (empty body)' } }, errors: [404] },
-      hostile: [{ suffix: '.json' }],
+      openapi: { summary: 'Delete a resource (v3)', answers: { 202: { description: 'Deleted (empty body)' } } },
       handler: ({ send }) => deleteResourceV3(send),
     },
   ],
@@ -278,7 +267,6 @@ export const resourcesV4 = resourceArea(
       method: 'put',
       path: '/v4/resources/:resourceId',
       suffixes: '.json',
-      pathIds: [pathIds.resource],
       body: 'RESOURCE_MAX_BYTES',
       streamsBody: true,
       openapi: { summary: 'Update a resource (v4: queued, 202 with the job)', body: v4Body([]), answers: queued, errors: [400, 404, 413, 415] },
@@ -292,7 +280,6 @@ export const resourcesV4 = resourceArea(
       openapi: {
         summary: 'A queued create or update: queued, processing, completed (with the resource) or failed (with why)',
         answers: { 200: { description: 'The job', json: asyncResourceUpdateView } },
-        errors: [404],
       },
       hostile: [{ path: '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json' }],
       handler: ({ send }) => showResourceUpdate(send),

@@ -1,0 +1,47 @@
+import type { HostileCase, RouteArea, RouteDeclaration } from './declaration';
+import type { Suffixes } from '../openapi/operation';
+import { pathIdOfParameter, resolvedWith } from './path-ids';
+
+/**
+ * A route as written in its area's file: what the declaration restates of its path and area
+ * is derived (declareArea): `suffixes` the area's, `pathIds` from the path's parameters,
+ * `hostile` one case with the route's first suffix, `openapi.errors` [404] on a path with
+ * parameters. A route that differs says so.
+ */
+export type RouteSpec = Omit<RouteDeclaration, 'suffixes' | 'hostile'> & { suffixes?: Suffixes; hostile?: HostileCase[] };
+
+/** An area as written: its routes' default suffixes, and routes that may leave out what is derived. */
+export type AreaSpec = Omit<RouteArea, 'routes'> & { suffixes?: Suffixes; routes: RouteSpec[] };
+
+/** The 200 answer of a delete that answers no body. */
+export const deletedAnswer = { 200: { description: 'Deleted (empty body)' } };
+
+const firstSuffix: Record<Suffixes, HostileCase> = { '.json|.xml': { suffix: '.json' }, '.json': { suffix: '.json' }, '.xml': { suffix: '.xml' }, none: {} };
+
+/** The path's ids, in its order, each by the lookup of its parameter (path-ids.ts's pathIdOfParameter). */
+function derivedPathIds(template: string): RouteDeclaration['pathIds'] {
+  const parameters = [...template.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  const ids = parameters.filter((name) => pathIdOfParameter[name] && !parameters.includes(resolvedWith[name] ?? '')).map((name) => pathIdOfParameter[name]!);
+  return ids.length > 0 ? ids : undefined;
+}
+
+export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes'>, spec: RouteSpec): RouteDeclaration {
+  const { suffixes = area.suffixes, hostile, openapi, pathIds: _explicit, ...rest } = spec;
+  if (!suffixes) throw new Error(`route table: ${spec.method} ${area.mount}${spec.path} has no suffixes, nor its area`);
+  const template = `${area.mount}${spec.path}`;
+  const pathIds = 'pathIds' in spec ? spec.pathIds : derivedPathIds(template);
+  const errors = 'errors' in openapi || !template.includes(':') ? {} : { errors: [404] };
+  return {
+    ...rest,
+    suffixes,
+    ...(pathIds?.length ? { pathIds } : {}),
+    openapi: { ...openapi, ...errors },
+    hostile: hostile ?? [{ ...firstSuffix[suffixes] }],
+  };
+}
+
+/** The area with each route's defaults derived (declareRoute). */
+export function declareArea(spec: AreaSpec): RouteArea {
+  const { suffixes: _suffixes, routes, ...area } = spec;
+  return { ...area, routes: routes.map((route) => declareRoute(spec, route)) };
+}
