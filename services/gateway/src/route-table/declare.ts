@@ -1,4 +1,4 @@
-import type { HostileCase, RouteArea, RouteDeclaration } from './declaration';
+import type { HostileCase, PathId, RouteArea, RouteDeclaration } from './declaration';
 import type { Suffixes } from '../openapi/operation';
 import { pathIdOfParameter, resolvedWith } from './path-ids';
 
@@ -10,27 +10,37 @@ import { pathIdOfParameter, resolvedWith } from './path-ids';
  */
 export type RouteSpec = Omit<RouteDeclaration, 'suffixes' | 'hostile'> & { suffixes?: Suffixes; hostile?: HostileCase[] };
 
-/** An area as written: its routes' default suffixes, and routes that may leave out what is derived. */
-export type AreaSpec = Omit<RouteArea, 'routes'> & { suffixes?: Suffixes; routes: RouteSpec[] };
+/**
+ * An area as written: its routes' default suffixes, the lookups of its parameters that differ
+ * from the table's (the device's own oneshot below /device), and routes that may leave out
+ * what is derived.
+ */
+export type AreaSpec = Omit<RouteArea, 'routes'> & { suffixes?: Suffixes; pathIdOf?: Record<string, PathId>; routes: RouteSpec[] };
 
 /** The 200 answer of a delete that answers no body. */
 export const deletedAnswer = { 200: { description: 'Deleted (empty body)' } };
 
 const firstSuffix: Record<Suffixes, HostileCase> = { '.json|.xml': { suffix: '.json' }, '.json': { suffix: '.json' }, '.xml': { suffix: '.xml' }, none: {} };
 
+/** A body may be refused (400), a path's id may name nothing (404): what a route says when it says nothing else. */
+function defaultErrors(spec: RouteSpec, template: string): { errors?: number[] } {
+  const errors = [...(spec.body ? [400] : []), ...(template.includes(':') ? [404] : [])];
+  return errors.length > 0 ? { errors } : {};
+}
+
 /** The path's ids, in its order, each by the lookup of its parameter (path-ids.ts's pathIdOfParameter). */
-function derivedPathIds(template: string): RouteDeclaration['pathIds'] {
+function derivedPathIds(template: string, lookups: Record<string, PathId>): RouteDeclaration['pathIds'] {
   const parameters = [...template.matchAll(/:(\w+)/g)].map((match) => match[1]!);
-  const ids = parameters.filter((name) => pathIdOfParameter[name] && !parameters.includes(resolvedWith[name] ?? '')).map((name) => pathIdOfParameter[name]!);
+  const ids = parameters.filter((name) => lookups[name] && !parameters.includes(resolvedWith[name] ?? '')).map((name) => lookups[name]!);
   return ids.length > 0 ? ids : undefined;
 }
 
-export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes'>, spec: RouteSpec): RouteDeclaration {
+export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes' | 'pathIdOf'>, spec: RouteSpec): RouteDeclaration {
   const { suffixes = area.suffixes, hostile, openapi, pathIds: _explicit, ...rest } = spec;
   if (!suffixes) throw new Error(`route table: ${spec.method} ${area.mount}${spec.path} has no suffixes, nor its area`);
   const template = `${area.mount}${spec.path}`;
-  const pathIds = 'pathIds' in spec ? spec.pathIds : derivedPathIds(template);
-  const errors = 'errors' in openapi || !template.includes(':') ? {} : { errors: [404] };
+  const pathIds = 'pathIds' in spec ? spec.pathIds : derivedPathIds(template, { ...pathIdOfParameter, ...area.pathIdOf });
+  const errors = 'errors' in openapi ? {} : defaultErrors(spec, template);
   return {
     ...rest,
     suffixes,
@@ -42,6 +52,6 @@ export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes'>, spec: R
 
 /** The area with each route's defaults derived (declareRoute). */
 export function declareArea(spec: AreaSpec): RouteArea {
-  const { suffixes: _suffixes, routes, ...area } = spec;
+  const { suffixes: _suffixes, pathIdOf: _pathIdOf, routes, ...area } = spec;
   return { ...area, routes: routes.map((route) => declareRoute(spec, route)) };
 }

@@ -38,7 +38,6 @@ export const enrollment = declareArea({
 const reportVersionsRoute = (method: 'put' | 'patch', summary: string): RouteSpec => ({
   method,
   path: '/',
-  suffixes: 'none',
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary,
@@ -61,6 +60,7 @@ export const deviceSide = declareArea({
   auth: 'deviceSecret',
   tag,
   suffixes: 'none',
+  pathIdOf: { oneshotId: pathIds.ownOneshot },
   routes: [
     {
       method: 'get',
@@ -75,7 +75,6 @@ export const deviceSide = declareArea({
     {
       method: 'get',
       path: '/oneshots/:oneshotId',
-      pathIds: [pathIds.ownOneshot],
       openapi: {
         summary: 'One of the device\'s outstanding oneshots',
         answers: { 200: { description: 'The oneshot', json: z.strictObject({ oneshot: deviceOneshotView }) } },
@@ -86,7 +85,6 @@ export const deviceSide = declareArea({
     {
       method: 'post',
       path: '/oneshots/:oneshotId/submission',
-      pathIds: [pathIds.ownOneshot],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Complete a oneshot with the user\'s answers',

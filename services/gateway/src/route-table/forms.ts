@@ -120,7 +120,6 @@ export const forms = declareArea({
             xml: '`<form><id type="integer"/><namespace/><name/><version/><description/><group/></form>`',
           },
         },
-        errors: [400, 404],
       },
       hostile: [{ json: 'formProperties', xml: 'formPropertiesXml' }],
       handler: ({ send }) => moveForm(send),

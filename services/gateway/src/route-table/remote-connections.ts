@@ -28,7 +28,6 @@ export const remoteConnections = declareArea({
             xml: '`<remote_connections type="array"><http_connection><id/><name/><remote_url/><headers/>…<secret/></http_connection>…</remote_connections>`',
           },
         },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.xml', xml: 'connectionsXml' }],
       handler: ({ send }) => createConnections(send),
