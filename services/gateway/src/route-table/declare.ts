@@ -1,10 +1,10 @@
 import type { HostileCase, PathId, RouteArea, RouteDeclaration } from './declaration';
-import type { Suffixes } from '../openapi/operation';
+import type { Auth, Suffixes } from '../openapi/operation';
 import { pathIdOfParameter, resolvedWith } from './path-ids';
 
 /**
  * A route as written in its area's file: what the declaration restates of its path and area
- * is derived (declareArea): `suffixes` the area's, `pathIds` from the path's parameters,
+ * is derived (declareArea): `suffixes` the area's (else JSON or XML), `pathIds` from the path's parameters,
  * `hostile` one case with the route's first suffix, `openapi.errors` [404] on a path with
  * parameters. A route that differs says so.
  */
@@ -15,7 +15,10 @@ export type RouteSpec = Omit<RouteDeclaration, 'suffixes' | 'hostile'> & { suffi
  * from the table's (the device's own oneshot below /device), and routes that may leave out
  * what is derived.
  */
-export type AreaSpec = Omit<RouteArea, 'routes'> & { suffixes?: Suffixes; pathIdOf?: Record<string, PathId>; routes: RouteSpec[] };
+export type AreaSpec = Omit<RouteArea, 'routes' | 'auth'> & { auth?: Auth; suffixes?: Suffixes; pathIdOf?: Record<string, PathId>; routes: RouteSpec[] };
+
+/** What most areas are: behind the organization's API token, in JSON or XML. An area says what differs. */
+const tableDefaults = { auth: 'apiToken', suffixes: '.json|.xml' } as const;
 
 /** The 200 answer of a delete that answers no body. */
 export const deletedAnswer = { 200: { description: 'Deleted (empty body)' } };
@@ -36,8 +39,7 @@ function derivedPathIds(template: string, lookups: Record<string, PathId>): Rout
 }
 
 export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes' | 'pathIdOf'>, spec: RouteSpec): RouteDeclaration {
-  const { suffixes = area.suffixes, hostile, openapi, pathIds: _explicit, ...rest } = spec;
-  if (!suffixes) throw new Error(`route table: ${spec.method} ${area.mount}${spec.path} has no suffixes, nor its area`);
+  const { suffixes = area.suffixes ?? tableDefaults.suffixes, hostile, openapi, pathIds: _explicit, ...rest } = spec;
   const template = `${area.mount}${spec.path}`;
   const pathIds = 'pathIds' in spec ? spec.pathIds : derivedPathIds(template, { ...pathIdOfParameter, ...area.pathIdOf });
   const errors = 'errors' in openapi ? {} : defaultErrors(spec, template);
@@ -52,6 +54,6 @@ export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes' | 'pathId
 
 /** The area with each route's defaults derived (declareRoute). */
 export function declareArea(spec: AreaSpec): RouteArea {
-  const { suffixes: _suffixes, pathIdOf: _pathIdOf, routes, ...area } = spec;
-  return { ...area, routes: routes.map((route) => declareRoute(spec, route)) };
+  const { suffixes: _suffixes, pathIdOf: _pathIdOf, routes, auth = tableDefaults.auth, ...area } = spec;
+  return { ...area, auth, routes: routes.map((route) => declareRoute(spec, route)) };
 }

@@ -27,7 +27,6 @@ const pathFields = ['formId', 'destinationId'];
 export const destinations = declareArea({
   name: 'destinations',
   mount: '/api/forms/:formId',
-  auth: 'apiToken',
   tag: 'Destinations',
   suffixes: '.json',
   routes: [

@@ -49,7 +49,6 @@ const oneDeviceV2 = z.strictObject({ device: deviceV2View });
 const deleteRoute = (summary: string): RouteSpec => ({
   method: 'delete',
   path: '/devices/:deviceId',
-  suffixes: '.json|.xml',
   openapi: { summary, answers: deletedAnswer },
   handler: ({ send }) => deleteDevice(send),
 });
@@ -58,7 +57,6 @@ const deleteRoute = (summary: string): RouteSpec => ({
 const approveV2Route = (summary: string, suffix: '.json' | '.xml'): RouteSpec => ({
   method: 'post',
   path: '/devices/:deviceId/approve',
-  suffixes: '.json|.xml',
   openapi: { summary, answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDeviceV2, xml: deviceV2Xml } } },
   hostile: [{ suffix }],
   handler: ({ send }) => approveDevice(send, secondGeneration),
@@ -68,7 +66,6 @@ const approveV2Route = (summary: string, suffix: '.json' | '.xml'): RouteSpec =>
 const updateV2Route = (method: 'put' | 'patch', summary: string, suffix: '.json' | '.xml'): RouteSpec => ({
   method,
   path: '/devices/:deviceId',
-  suffixes: '.json|.xml',
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary,
@@ -83,9 +80,7 @@ const updateV2Route = (method: 'put' | 'patch', summary: string, suffix: '.json'
 export const devicesFirstGeneration = declareArea({
   name: 'devices',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
@@ -141,9 +136,7 @@ export const devicesFirstGeneration = declareArea({
 export const devicesSecondGenerationV2 = declareArea({
   name: 'devices-v2',
   mount: '/api/v2/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Devices and groups (second generation)',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
@@ -178,7 +171,6 @@ export const devicesSecondGenerationV2 = declareArea({
 export const devicesSecondGeneration = declareArea({
   name: 'devices-v2',
   mount: '/api/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Devices and groups (second generation)',
   routes: [
     updateV2Route('put', 'Update a device: owner, description, groups, custom attributes', '.json'),

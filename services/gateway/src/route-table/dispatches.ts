@@ -52,7 +52,6 @@ const secondGeneration = (route: RouteSpec, summary: string, hostile: RouteSpec[
 const listOfDevice: RouteSpec = {
   method: 'get',
   path: '/api/v3/devices/:deviceRef/dispatches',
-  suffixes: '.json|.xml',
   openapi: {
     summary: 'The device\'s dispatches not yet ended (scheduled ones included), oldest first',
     query: page,
@@ -66,7 +65,6 @@ const listOfDevice: RouteSpec = {
 const create: RouteSpec = {
   method: 'post',
   path: '/api/v3/devices/:deviceRef/dispatches',
-  suffixes: '.json|.xml',
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary: 'Create a dispatch on the device',
@@ -81,7 +79,6 @@ const create: RouteSpec = {
 const destroyAll: RouteSpec = {
   method: 'post',
   path: '/api/v3/devices/:deviceRef/dispatches/destroy_all',
-  suffixes: '.json|.xml',
   openapi: { summary: 'Revoke every dispatch of the device not yet ended', answers: { 200: { description: 'Revoked (empty body)' } } },
   handler: ({ send }) => revokeDeviceDispatches(send),
 };
@@ -89,7 +86,6 @@ const destroyAll: RouteSpec = {
 const update: RouteSpec = {
   method: 'patch',
   path: '/api/v3/devices/:deviceRef/dispatches/:dispatchId',
-  suffixes: '.json|.xml',
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary: 'Update a dispatch (payload replaced; name, description and the dispatch fields when given)',
@@ -104,7 +100,6 @@ const update: RouteSpec = {
 const revoke: RouteSpec = {
   method: 'delete',
   path: '/api/v3/devices/:deviceRef/dispatches/:dispatchId',
-  suffixes: '.json|.xml',
   openapi: { summary: 'Revoke a dispatch of the device', answers: { 200: { description: 'Revoked (empty body)' } } },
   handler: ({ send }) => revokeDeviceDispatch(send),
 };
@@ -112,7 +107,6 @@ const revoke: RouteSpec = {
 const listOfOrganization: RouteSpec = {
   method: 'get',
   path: '/api/v3/organization_dispatches',
-  suffixes: '.json|.xml',
   openapi: {
     summary: 'The organization\'s dispatches not yet ended (scheduled ones included), oldest first',
     query: page,
@@ -138,9 +132,7 @@ const usersGone: RouteDeclaration['openapi'] = {
 export const dispatches = declareArea({
   name: 'dispatches',
   mount: '',
-  auth: 'apiToken',
   tag: 'Push',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'post',
@@ -223,7 +215,7 @@ export const dispatches = declareArea({
       openapi: { summary: 'Revoke a dispatch by its id', answers: { 200: { description: 'Revoked (empty body)' } } },
       handler: ({ send }) => revokeDispatch(send),
     },
-    { method: 'all', path: '/api/v3/users', suffixes: '.json|.xml', openapi: usersGone, hostile: [{ method: 'get', suffix: '.json' }], handler: () => noWebUsers() },
+    { method: 'all', path: '/api/v3/users', openapi: usersGone, hostile: [{ method: 'get', suffix: '.json' }], handler: () => noWebUsers() },
     {
       method: 'all',
       path: '/api/v3/users/*rest',
@@ -239,7 +231,6 @@ export const dispatches = declareArea({
 export const organizationDispatches = declareArea({
   name: 'dispatches',
   mount: '/api/v2/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Push',
   routes: [
     {

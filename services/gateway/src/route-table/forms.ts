@@ -22,9 +22,7 @@ const xformsXml =
 export const forms = declareArea({
   name: 'forms',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
@@ -131,9 +129,7 @@ export const forms = declareArea({
 export const formLocks = declareArea({
   name: 'forms',
   mount: '/api/v3/forms',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'put',

@@ -75,7 +75,6 @@ function groupRoutes(where: string): RouteSpec[] {
     {
       method: 'post',
       path: '/groups',
-      suffixes: '.json|.xml',
       body: 'BODY_LIMIT_BYTES',
       openapi: { ...groupOperations.create(), summary: saying(groupOperations.create().summary) },
       hostile: [{ json: 'groupNames', xml: 'groupNamesXml' }],
@@ -84,7 +83,6 @@ function groupRoutes(where: string): RouteSpec[] {
     {
       method: 'put',
       path: '/groups/:groupId',
-      suffixes: '.json|.xml',
       body: 'BODY_LIMIT_BYTES',
       openapi: { ...groupOperations.update(), summary: saying(groupOperations.update().summary) },
       hostile: [{ json: 'groupUpdate', xml: 'groupUpdateXml' }],
@@ -93,7 +91,6 @@ function groupRoutes(where: string): RouteSpec[] {
     {
       method: 'delete',
       path: '/groups/:groupId',
-      suffixes: '.json|.xml',
       openapi: { ...groupOperations.delete(), summary: saying(groupOperations.delete().summary) },
       hostile: [{}],
       handler: ({ send }) => deleteGroup(send),
@@ -108,9 +105,7 @@ const secondGenerationTag = 'Devices and groups (second generation)';
 export const groupsFirstGeneration = declareArea({
   name: 'groups',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: firstGenerationTag,
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
@@ -130,7 +125,6 @@ export const groupsFirstGeneration = declareArea({
 export const groupsSecondGeneration = declareArea({
   name: 'groups-v2',
   mount: '/api/organizations/:orgId',
-  auth: 'apiToken',
   tag: secondGenerationTag,
   routes: groupRoutes('').map((route) => ({ ...route, hostile: route.hostile?.map((hostile) => ({ ...hostile, suffix: '.json' as const })) })),
 });
@@ -139,9 +133,7 @@ export const groupsSecondGeneration = declareArea({
 export const groupsSecondGenerationV2 = declareArea({
   name: 'groups-v2',
   mount: '/api/v2/organizations/:orgId',
-  auth: 'apiToken',
   tag: secondGenerationTag,
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',

@@ -16,9 +16,7 @@ const oneshotFormsXml = '`<forms type="array"><form><description/><device-id typ
 export const organizationOneshots = declareArea({
   name: 'oneshots',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',
@@ -41,9 +39,7 @@ export const organizationOneshots = declareArea({
 export const clients = declareArea({
   name: 'oneshots',
   mount: '/clients/:deviceRef',
-  auth: 'apiToken',
   tag: 'Push',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'get',

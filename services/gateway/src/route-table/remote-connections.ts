@@ -10,7 +10,6 @@ import { pathIds } from './path-ids';
 export const remoteConnections = declareArea({
   name: 'remote-connections',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
   suffixes: '.xml',
   routes: [

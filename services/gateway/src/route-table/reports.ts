@@ -5,7 +5,6 @@ import { declareArea, type RouteSpec } from './declare';
 const performanceMetricReport = (path: string, summary: string): RouteSpec => ({
   method: 'get',
   path,
-  suffixes: 'none',
   openapi: {
     summary,
     description:
@@ -25,8 +24,8 @@ const performanceMetricReport = (path: string, summary: string): RouteSpec => ({
 export const reports = declareArea({
   name: 'reports',
   mount: '',
-  auth: 'apiToken',
   tag: 'Reports',
+  suffixes: 'none',
   routes: [
     performanceMetricReport('/api/v3/reports/performance_metric_report', 'The performance metric report of a month, as CSV'),
     performanceMetricReport('/api/performance_metric_report', "The same report at the older path the docs' README.md indexes"),

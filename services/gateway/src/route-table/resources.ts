@@ -67,7 +67,6 @@ const resourceArea = (name: string, routes: RouteSpec[], readerPaths: string[]):
   declareArea({
   name,
   mount: '/api',
-  auth: 'apiToken',
   tag: 'Resources',
   routes,
   bodyReader: { limit: 'RESOURCE_MAX_BYTES', paths: readerPaths },

@@ -36,7 +36,6 @@ const upload = (path: string, summary: string): RouteSpec => ({
 export const submissionImages = declareArea({
   name: 'submission-images',
   mount: '',
-  auth: 'apiToken',
   tag: 'Submission images',
   suffixes: 'none',
   routes: [

@@ -17,9 +17,7 @@ const query = (name: string, description: string) => ({ schema: fieldOf(listForm
 export const submissions = declareArea({
   name: 'submissions',
   mount: '',
-  auth: 'apiToken',
   tag: 'Submissions',
-  suffixes: '.json|.xml',
   routes: [
     {
       method: 'post',
