@@ -4,7 +4,7 @@ import { schemaOf } from '../openapi/json-schema';
 import { apiTokenView, deadLetterQueueView, deadLetterView, enrollmentCodeView, issuedApiTokenView, organizationCreatedView, organizationView } from '../openapi/views';
 import { createOrganization, issueApiToken, listApiTokens, listOrganizations, revokeApiToken, rotateEnrollmentCode } from '../routes/admin';
 import { listDeadLetterQueues, listDeadLetters, oneDeadLetter } from '../routes/admin-dead-letters';
-import { declareArea, type RouteSpec } from './declare';
+import { declareArea, revokedAnswer, type RouteSpec } from './declare';
 
 /** The battery's dead letter: a queue that exists, an event id that does not. */
 const someLetter = '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000';
@@ -81,7 +81,7 @@ export const admin = declareArea({
     {
       method: 'delete',
       path: '/organizations/:orgId/tokens/:tokenId',
-      openapi: { summary: 'Revoke an API token', answers: { 200: { description: 'Revoked (empty body)' } } },
+      openapi: { summary: 'Revoke an API token', answers: revokedAnswer },
       handler: ({ send }) => revokeApiToken(send),
     },
     {

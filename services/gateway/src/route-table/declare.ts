@@ -20,8 +20,9 @@ export type AreaSpec = Omit<RouteArea, 'routes' | 'auth'> & { auth?: Auth; suffi
 /** What most areas are: behind the organization's API token, in JSON or XML. An area says what differs. */
 const tableDefaults = { auth: 'apiToken', suffixes: '.json|.xml' } as const;
 
-/** The 200 answer of a delete that answers no body. */
+/** The 200 answers of a delete and of a revocation that answer no body. */
 export const deletedAnswer = { 200: { description: 'Deleted (empty body)' } };
+export const revokedAnswer = { 200: { description: 'Revoked (empty body)' } };
 
 const firstSuffix: Record<Suffixes, HostileCase> = { '.json|.xml': { suffix: '.json' }, '.json': { suffix: '.json' }, '.xml': { suffix: '.xml' }, none: {} };
 

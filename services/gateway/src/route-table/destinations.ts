@@ -125,7 +125,6 @@ export const destinations = declareArea({
           'The bytes, with their Content-Type and a Content-Disposition naming the file. An email delivery\'s document is made at its first attempt (404 before); a dispatch carries none (404).',
         answers: { 200: { description: 'The document\'s bytes (application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/plain, text/html, application/json, application/xml)' } },
       },
-      hostile: [{}],
       handler: ({ fetchWithAttachment }) => deliveryDocument(fetchWithAttachment),
     },
   ],

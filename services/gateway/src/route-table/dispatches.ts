@@ -18,7 +18,7 @@ import {
 } from '../routes/dispatches';
 import { authorsRoute } from '../routes/submissions';
 import type { RouteDeclaration } from './declaration';
-import { declareArea, type RouteSpec } from './declare';
+import { declareArea, revokedAnswer, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const dispatchXml = '`<dispatch><id type="integer"/><name/><namespace/><version/><organization-id/><device-id/><description/><parent-form-id/><parent-form-version/><created-at type="dateTime"/><updated-at/><scheduled-at/><location/><address/><geofence-radius/><author-identifier/><author-type/>[<inputs>…</inputs>]</dispatch>`';
@@ -79,7 +79,7 @@ const create: RouteSpec = {
 const destroyAll: RouteSpec = {
   method: 'post',
   path: '/api/v3/devices/:deviceRef/dispatches/destroy_all',
-  openapi: { summary: 'Revoke every dispatch of the device not yet ended', answers: { 200: { description: 'Revoked (empty body)' } } },
+  openapi: { summary: 'Revoke every dispatch of the device not yet ended', answers: revokedAnswer },
   handler: ({ send }) => revokeDeviceDispatches(send),
 };
 
@@ -100,7 +100,7 @@ const update: RouteSpec = {
 const revoke: RouteSpec = {
   method: 'delete',
   path: '/api/v3/devices/:deviceRef/dispatches/:dispatchId',
-  openapi: { summary: 'Revoke a dispatch of the device', answers: { 200: { description: 'Revoked (empty body)' } } },
+  openapi: { summary: 'Revoke a dispatch of the device', answers: revokedAnswer },
   handler: ({ send }) => revokeDeviceDispatch(send),
 };
 
@@ -212,7 +212,7 @@ export const dispatches = declareArea({
       path: '/api/v3/dispatches/:dispatchId',
       /** No device: the organization's dispatch, read by the handler (no outstanding lookup). */
       pathIds: [],
-      openapi: { summary: 'Revoke a dispatch by its id', answers: { 200: { description: 'Revoked (empty body)' } } },
+      openapi: { summary: 'Revoke a dispatch by its id', answers: revokedAnswer },
       handler: ({ send }) => revokeDispatch(send),
     },
     { method: 'all', path: '/api/v3/users', openapi: usersGone, hostile: [{ method: 'get', suffix: '.json' }], handler: () => noWebUsers() },

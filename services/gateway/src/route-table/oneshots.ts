@@ -3,7 +3,7 @@ import { createBody, dispatchBodyWords, oneshotXml, outstandingXml, updateBody }
 import { badgeView, oneshotCreatedView, outstandingOneshotView } from '../openapi/views';
 import { deviceBadge } from '../routes/badge';
 import { createOneshot, listDeviceOneshots, listOrganizationOneshots, revokeAllOneshots, revokeOneshot, updateOneshot } from '../routes/oneshots';
-import { declareArea } from './declare';
+import { declareArea, revokedAnswer } from './declare';
 import { pathIds } from './path-ids';
 
 const oneshotFormsXml = '`<forms type="array"><form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>…</forms>`';
@@ -88,7 +88,7 @@ export const clients = declareArea({
     {
       method: 'post',
       path: '/oneshots/destroy_all',
-      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: { 200: { description: 'Revoked (empty body)' } } },
+      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: revokedAnswer },
       hostile: [{}],
       handler: ({ send }) => revokeAllOneshots(send),
     },
@@ -107,7 +107,7 @@ export const clients = declareArea({
     {
       method: 'delete',
       path: '/oneshots/:oneshotId',
-      openapi: { summary: 'Revoke an outstanding oneshot', answers: { 200: { description: 'Revoked (empty body)' } } },
+      openapi: { summary: 'Revoke an outstanding oneshot', answers: revokedAnswer },
       hostile: [{}],
       handler: ({ send }) => revokeOneshot(send),
     },

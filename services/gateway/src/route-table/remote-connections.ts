@@ -38,7 +38,6 @@ export const remoteConnections = declareArea({
         summary: 'List a form\'s connections',
         answers: { 200: { description: 'The form\'s http_transport destinations', xml: '`<remote_connections type="array"><http_connection>…</http_connection>…</remote_connections>`' } },
       },
-      hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => listConnections(send),
     },
     {
@@ -48,7 +47,6 @@ export const remoteConnections = declareArea({
         summary: 'Show a connection',
         answers: { 200: { description: 'The connection', xml: '`<http_connection><id/><name/><remote_url/><headers/>…</http_connection>`' } },
       },
-      hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => showConnection(send),
     },
     {
@@ -58,7 +56,6 @@ export const remoteConnections = declareArea({
         summary: 'Delete a connection',
         answers: deletedAnswer,
       },
-      hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => deleteConnection(send),
     },
   ],

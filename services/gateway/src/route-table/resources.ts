@@ -62,15 +62,12 @@ const v4Body = (required: string[]) => ({
 const queued = { 202: { description: 'Queued: the job to poll', json: asyncResourceUpdateView } };
 const fileErrors = [400, 404, 413, 415, 422];
 
-/** Every generation is mounted under /api, before the global body parser, behind the organization's API token. */
+/** Every generation is mounted under /api, before the global body parser, behind the organization's API token; JSON unless a route says otherwise. */
 const resourceArea = (name: string, routes: RouteSpec[], readerPaths: string[]): RouteArea =>
-  declareArea({
-  name,
-  mount: '/api',
-  tag: 'Resources',
-  routes,
-  bodyReader: { limit: 'RESOURCE_MAX_BYTES', paths: readerPaths },
-  });
+  declareArea({ name, mount: '/api', tag: 'Resources', suffixes: '.json', routes, bodyReader: { limit: 'RESOURCE_MAX_BYTES', paths: readerPaths } });
+
+/** Every generation's create and update: the handler streams the body, decoding the file's Base64 as it arrives, up to RESOURCE_MAX_BYTES. */
+const streamedFile = { body: 'RESOURCE_MAX_BYTES', streamsBody: true } as const;
 
 /** Resources API, spec 4.1: create and update stream their bodies (the Base64 decoded as it arrives). */
 export const resources = resourceArea(
@@ -79,9 +76,7 @@ export const resources = resourceArea(
     {
       method: 'post',
       path: '/resources',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Upload a resource',
         body: resourceBody(['description', 'file']),
@@ -94,9 +89,7 @@ export const resources = resourceArea(
     {
       method: 'put',
       path: '/resources/:resourceId',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Update a resource: its description, its file, or both (a new file bumps the version)',
         body: resourceBody([]),
@@ -126,7 +119,6 @@ export const resources = resourceArea(
     {
       method: 'get',
       path: '/resources/:resourceId/describe',
-      suffixes: '.json',
       openapi: {
         summary: 'Describe a resource (a spreadsheet\'s tables and columns)',
         answers: { 200: { description: 'The resource', json: z.strictObject({ resource: resourceView }) } },
@@ -136,7 +128,6 @@ export const resources = resourceArea(
     {
       method: 'get',
       path: '/resources/:resourceId',
-      suffixes: '.json',
       openapi: {
         summary: 'Download a resource\'s file',
         description: 'With or without `.json` (a later client downloads `/api/resources/<id>.json`): the bytes either way.',
@@ -154,7 +145,6 @@ export const resources = resourceArea(
     {
       method: 'delete',
       path: '/resources/:resourceId',
-      suffixes: '.json',
       openapi: { summary: 'Delete a resource', answers: deletedAnswer },
       handler: ({ send }) => deleteResource(send),
     },
@@ -173,9 +163,7 @@ export const resourcesV3 = resourceArea(
     {
       method: 'post',
       path: '/v3/resources',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Upload a resource (v3)',
         body: resourceBody(['description', 'file']),
@@ -188,9 +176,7 @@ export const resourcesV3 = resourceArea(
     {
       method: 'put',
       path: '/v3/resources/:resourceId',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Update a resource (v3)',
         body: resourceBody([]),
@@ -255,9 +241,7 @@ export const resourcesV4 = resourceArea(
     {
       method: 'post',
       path: '/v4/resources',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: { summary: 'Upload a resource (v4: queued, 202 with the job)', body: v4Body(['description', 'file']), answers: queued, errors: [400, 413, 415] },
       hostile: [{ suffix: '.json', json: 'resourceV4' }],
       handler: ({ send, resourceMaxBytes }) => createResourceV4(send, resourceMaxBytes),
@@ -265,9 +249,7 @@ export const resourcesV4 = resourceArea(
     {
       method: 'put',
       path: '/v4/resources/:resourceId',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: { summary: 'Update a resource (v4: queued, 202 with the job)', body: v4Body([]), answers: queued, errors: [400, 404, 413, 415] },
       hostile: [{ suffix: '.json', json: 'resourceV4' }],
       handler: ({ send, resourceMaxBytes }) => updateResourceV4(send, resourceMaxBytes),
@@ -275,7 +257,6 @@ export const resourcesV4 = resourceArea(
     {
       method: 'get',
       path: '/v4/async_resource_updates/:updateId',
-      suffixes: '.json',
       openapi: {
         summary: 'A queued create or update: queued, processing, completed (with the resource) or failed (with why)',
         answers: { 200: { description: 'The job', json: asyncResourceUpdateView } },
