@@ -4,18 +4,18 @@ import { schemaOf } from '../openapi/json-schema';
 import { apiTokenView, deadLetterQueueView, deadLetterView, enrollmentCodeView, issuedApiTokenView, organizationCreatedView, organizationView } from '../openapi/views';
 import { createOrganization, issueApiToken, listApiTokens, listOrganizations, revokeApiToken, rotateEnrollmentCode } from '../routes/admin';
 import { listDeadLetterQueues, listDeadLetters, oneDeadLetter } from '../routes/admin-dead-letters';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import { declareArea, revokedAnswer, type RouteSpec } from './declare';
 
 /** The battery's dead letter: a queue that exists, an event id that does not. */
 const someLetter = '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000';
 
 /** Show, replay or drop one dead letter: the answer names what was done. */
-function oneLetter(method: 'get' | 'post' | 'delete', path: string, action: Parameters<typeof oneDeadLetter>[0], summary: string, hostilePath: string): RouteDeclaration {
+function oneLetter(method: 'get' | 'post' | 'delete', path: string, action: Parameters<typeof oneDeadLetter>[0], summary: string, hostilePath: string): RouteSpec {
   return {
     method,
     path,
     suffixes: 'none',
-    openapi: { summary, answers: { 200: { description: 'The dead letter', json: z.strictObject({ [action]: deadLetterView }) } }, errors: [404] },
+    openapi: { summary, answers: { 200: { description: 'The dead letter', json: z.strictObject({ [action]: deadLetterView }) } } },
     hostile: [{ path: hostilePath }],
     handler: ({ deadLetters }) => oneDeadLetter(action)(deadLetters),
   };
@@ -26,30 +26,27 @@ function oneLetter(method: 'get' | 'post' | 'delete', path: string, action: Para
  * dead letters by queue (a service's name). JSON only; paths below `/organizations/<org>` act
  * as that organization (routes/admin.ts's scope, mounted ahead of these).
  */
-export const admin: RouteArea = {
+export const admin = declareArea({
   name: 'admin',
   mount: '/admin',
   auth: 'adminToken',
   tag: 'Administration',
+  suffixes: 'none',
   routes: [
     {
       method: 'get',
       path: '/organizations',
-      suffixes: 'none',
       openapi: { summary: 'List organizations', answers: { 200: { description: 'Every organization', json: z.strictObject({ organizations: z.array(organizationView) }) } } },
-      hostile: [{}],
       handler: ({ send }) => listOrganizations(send),
     },
     {
       method: 'post',
       path: '/organizations',
-      suffixes: 'none',
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Create an organization (with a Default group, a first API token and an enrollment code)',
         body: { json: schemaOf(createOrganizationPayload, 'input') },
         answers: { 201: { description: 'The organization, its enrollment code and API token (shown this once)', json: organizationCreatedView } },
-        errors: [400],
       },
       hostile: [{ json: 'organization' }],
       handler: ({ send }) => createOrganization(send),
@@ -57,33 +54,26 @@ export const admin: RouteArea = {
     {
       method: 'post',
       path: '/organizations/:orgId/enrollment_code',
-      suffixes: 'none',
       openapi: {
         summary: 'Rotate the enrollment code (the old one stops enrolling at once)',
         answers: { 201: { description: 'The new code, shown this once', json: enrollmentCodeView } },
-        errors: [404],
       },
-      hostile: [{}],
       handler: ({ send }) => rotateEnrollmentCode(send),
     },
     {
       method: 'get',
       path: '/organizations/:orgId/tokens',
-      suffixes: 'none',
-      openapi: { summary: 'List API tokens', answers: { 200: { description: 'The tokens (never their values)', json: z.strictObject({ tokens: z.array(apiTokenView) }) } }, errors: [404] },
-      hostile: [{}],
+      openapi: { summary: 'List API tokens', answers: { 200: { description: 'The tokens (never their values)', json: z.strictObject({ tokens: z.array(apiTokenView) }) } } },
       handler: ({ send }) => listApiTokens(send),
     },
     {
       method: 'post',
       path: '/organizations/:orgId/tokens',
-      suffixes: 'none',
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Issue an API token',
         body: { json: schemaOf(issueApiTokenPayload, 'input'), optional: true },
         answers: { 201: { description: 'The token, shown this once', json: issuedApiTokenView } },
-        errors: [400, 404],
       },
       hostile: [{ json: 'tokenLabel' }],
       handler: ({ send }) => issueApiToken(send),
@@ -91,32 +81,26 @@ export const admin: RouteArea = {
     {
       method: 'delete',
       path: '/organizations/:orgId/tokens/:tokenId',
-      suffixes: 'none',
-      openapi: { summary: 'Revoke an API token', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
-      hostile: [{}],
+      openapi: { summary: 'Revoke an API token', answers: revokedAnswer },
       handler: ({ send }) => revokeApiToken(send),
     },
     {
       method: 'get',
       path: '/dead_letters',
-      suffixes: 'none',
       openapi: {
         summary: 'The dead-letter queues and their depth',
         answers: { 200: { description: 'One entry per service with an event queue', json: z.strictObject({ dead_letter_queues: z.array(deadLetterQueueView) }) } },
       },
-      hostile: [{}],
       handler: ({ deadLetters }) => listDeadLetterQueues(deadLetters),
     },
     {
       method: 'get',
       path: '/dead_letters/:queue',
-      suffixes: 'none',
       openapi: {
         summary: "A queue's dead letters",
         answers: {
           200: { description: "The queue's letters", json: z.strictObject({ queue: z.string(), depth: z.number().int().min(0), dead_letters: z.array(deadLetterView) }) },
         },
-        errors: [404],
       },
       hostile: [{ path: '/admin/dead_letters/push' }],
       handler: ({ deadLetters }) => listDeadLetters(deadLetters),
@@ -125,4 +109,4 @@ export const admin: RouteArea = {
     oneLetter('post', '/dead_letters/:queue/:eventId/replay', 'replayed', 'Replay a dead letter to its service (then removed)', `${someLetter}/replay`),
     oneLetter('delete', '/dead_letters/:queue/:eventId', 'dropped', 'Drop a dead letter', someLetter),
   ],
-};
+});

@@ -13,7 +13,7 @@ import {
   showDestination,
   updateDestination,
 } from '../routes/destinations';
-import type { RouteArea } from './declaration';
+import { declareArea, deletedAnswer } from './declare';
 import { pathIds } from './path-ids';
 
 const pathFields = ['formId', 'destinationId'];
@@ -24,37 +24,30 @@ const pathFields = ['formId', 'destinationId'];
  * product, and ours beside them: rotate the signing secret, the delivery log, redeliver, a
  * delivery's document. The delivery service answers 404 for a form of another organization.
  */
-export const destinations: RouteArea = {
+export const destinations = declareArea({
   name: 'destinations',
   mount: '/api/forms/:formId',
-  auth: 'apiToken',
   tag: 'Destinations',
+  suffixes: '.json',
   routes: [
     {
       method: 'get',
       path: '/destinations',
-      suffixes: '.json',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'List a form\'s destinations',
         answers: { 200: { description: 'The destinations', json: z.strictObject({ destinations: z.array(destinationView) }) } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => listDestinations(send),
     },
     {
       method: 'post',
       path: '/destinations',
-      suffixes: '.json',
-      pathIds: [pathIds.form],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Create a destination',
         description: 'The chosen transport\'s parameters are required; `dispatch_transport` goes with `xml_format`.',
         body: { json: bodyOf(createDestinationPayload, ['formId']) },
         answers: { 201: { description: 'The destination with its signing secret (shown this once)', json: z.strictObject({ destination: destinationWithSecretView }) } },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.json', json: 'destination' }, { json: 'emailDestination' }],
       handler: ({ send }) => createDestination(send),
@@ -62,28 +55,21 @@ export const destinations: RouteArea = {
     {
       method: 'get',
       path: '/destinations/:destinationId',
-      suffixes: '.json',
-      pathIds: [pathIds.destination],
       openapi: {
         summary: 'Show a destination with its parameters',
         answers: { 200: { description: 'The destination', json: z.strictObject({ destination: destinationDetailView }) } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => showDestination(send),
     },
     {
       method: 'put',
       path: '/destinations/:destinationId',
-      suffixes: '.json',
-      pathIds: [pathIds.destination],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Update a destination: description, active, its format\'s and transport\'s parameters',
         description: 'Format and transport cannot change. `active: true` turns a deactivated destination back on.',
         body: { json: bodyOf(updateDestinationPayload, pathFields) },
         answers: { 200: { description: 'The destination as it now is', json: z.strictObject({ destination: destinationDetailView }) } },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.json', json: 'destinationUpdate' }],
       handler: ({ send }) => updateDestination(send),
@@ -91,23 +77,17 @@ export const destinations: RouteArea = {
     {
       method: 'delete',
       path: '/destinations/:destinationId',
-      suffixes: '.json',
-      pathIds: [pathIds.destination],
-      openapi: { summary: 'Delete a destination', answers: { 200: { description: 'Deleted (empty body)' } }, errors: [404] },
-      hostile: [{ suffix: '.json' }],
+      openapi: { summary: 'Delete a destination', answers: deletedAnswer },
       handler: ({ send }) => deleteDestination(send),
     },
     {
       method: 'post',
       path: '/destinations/:destinationId/rotate_secret',
-      suffixes: '.json',
-      pathIds: [pathIds.destination],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'A new signing secret; the old one keeps signing beside it for the overlap',
         body: { json: bodyOf(rotateDestinationSecretPayload, pathFields), optional: true },
         answers: { 200: { description: 'The destination with its new secret (shown this once)', json: z.strictObject({ destination: destinationWithSecretView }) } },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.json', json: 'rotation' }],
       handler: ({ send }) => rotateDestinationSecret(send),
@@ -115,8 +95,6 @@ export const destinations: RouteArea = {
     {
       method: 'get',
       path: '/destinations/:destinationId/deliveries',
-      suffixes: '.json',
-      pathIds: [pathIds.destination],
       openapi: {
         summary: 'The destination\'s delivery log, newest first',
         query: {
@@ -126,36 +104,28 @@ export const destinations: RouteArea = {
         answers: { 200: { description: 'A page of deliveries with their attempts', json: deliveryPageView } },
         errors: [400, 404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => listDeliveries(send),
     },
     {
       method: 'post',
       path: '/destinations/:destinationId/deliveries/:deliveryId/redeliver',
-      suffixes: '.json',
-      pathIds: [pathIds.destination],
       openapi: {
         summary: 'Send a delivery again from the start of the retry schedule (same webhook-id)',
         answers: { 202: { description: 'The delivery, due again', json: z.strictObject({ delivery: deliveryView }) } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => redeliver(send),
     },
     {
       method: 'get',
       path: '/destinations/:destinationId/deliveries/:deliveryId/document',
       suffixes: 'none',
-      pathIds: [pathIds.destination],
       openapi: {
         summary: 'What a delivery carried: an email\'s document (PDF, .docx, text) as sent, a webhook\'s body',
         description:
           'The bytes, with their Content-Type and a Content-Disposition naming the file. An email delivery\'s document is made at its first attempt (404 before); a dispatch carries none (404).',
         answers: { 200: { description: 'The document\'s bytes (application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/plain, text/html, application/json, application/xml)' } },
-        errors: [404],
       },
-      hostile: [{}],
       handler: ({ fetchWithAttachment }) => deliveryDocument(fetchWithAttachment),
     },
   ],
-};
+});

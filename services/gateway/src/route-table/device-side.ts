@@ -4,22 +4,22 @@ import { bodyOf, schemaOf } from '../openapi/json-schema';
 import { deviceOneshotView, deviceVersionsView, enrolledDeviceView, formSubmissionView, oneshotSubmissionView } from '../openapi/views';
 import { listOwnOneshots, reportVersions, setPushToken, showOwnOneshot, submitOwnForm, submitOwnOneshot } from '../routes/device-side';
 import { enrollDevice } from '../routes/enrollment';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import { declareArea, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const tag = 'Device side';
 
 /** A device joins an organization with its enrollment code; no API token involved. */
-export const enrollment: RouteArea = {
+export const enrollment = declareArea({
   name: 'device-side',
   mount: '',
   auth: 'none',
   tag,
+  suffixes: 'none',
   routes: [
     {
       method: 'post',
       path: '/devices/enroll',
-      suffixes: 'none',
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Enroll a device with the organization\'s enrollment code',
@@ -33,12 +33,11 @@ export const enrollment: RouteArea = {
       handler: ({ send }) => enrollDevice(send),
     },
   ],
-};
+});
 
-const reportVersionsRoute = (method: 'put' | 'patch', summary: string): RouteDeclaration => ({
+const reportVersionsRoute = (method: 'put' | 'patch', summary: string): RouteSpec => ({
   method,
   path: '/',
-  suffixes: 'none',
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary,
@@ -55,42 +54,37 @@ const reportVersionsRoute = (method: 'put' | 'patch', summary: string): RouteDec
  * fetch its oneshots, submit one or any form of its groups, update its push token, report
  * its OS and app versions.
  */
-export const deviceSide: RouteArea = {
+export const deviceSide = declareArea({
   name: 'device-side',
   mount: '/device',
   auth: 'deviceSecret',
   tag,
+  suffixes: 'none',
+  pathIdOf: { oneshotId: pathIds.ownOneshot },
   routes: [
     {
       method: 'get',
       path: '/oneshots',
-      suffixes: 'none',
       openapi: {
         summary: 'The device\'s own outstanding oneshots',
         answers: { 200: { description: 'Each with its pre-filled payload', json: z.strictObject({ oneshots: z.array(deviceOneshotView) }) } },
         errors: [403],
       },
-      hostile: [{}],
       handler: ({ send }) => listOwnOneshots(send),
     },
     {
       method: 'get',
       path: '/oneshots/:oneshotId',
-      suffixes: 'none',
-      pathIds: [pathIds.ownOneshot],
       openapi: {
         summary: 'One of the device\'s outstanding oneshots',
         answers: { 200: { description: 'The oneshot', json: z.strictObject({ oneshot: deviceOneshotView }) } },
         errors: [403, 404],
       },
-      hostile: [{}],
       handler: ({ send }) => showOwnOneshot(send),
     },
     {
       method: 'post',
       path: '/oneshots/:oneshotId/submission',
-      suffixes: 'none',
-      pathIds: [pathIds.ownOneshot],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Complete a oneshot with the user\'s answers',
@@ -104,8 +98,6 @@ export const deviceSide: RouteArea = {
     {
       method: 'post',
       path: '/forms/:formId/submissions',
-      suffixes: 'none',
-      pathIds: [pathIds.form],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Submit any form of the device\'s groups (naming an outstanding oneshot completes it)',
@@ -122,7 +114,6 @@ export const deviceSide: RouteArea = {
     {
       method: 'put',
       path: '/push_token',
-      suffixes: 'none',
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Set (or clear, with null) the device\'s FCM registration token',
@@ -134,4 +125,4 @@ export const deviceSide: RouteArea = {
       handler: ({ send }) => setPushToken(send),
     },
   ],
-};
+});

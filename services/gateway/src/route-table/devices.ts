@@ -3,7 +3,7 @@ import { updateDevicePayload } from '@formcast/contracts';
 import { schemaOf, type JsonSchema } from '../openapi/json-schema';
 import { deviceV2View, deviceView } from '../openapi/views';
 import { approveDevice, deleteDevice, firstGeneration, listDevices, secondGeneration, showDevice, updateDevice } from '../routes/devices';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import { declareArea, deletedAnswer, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const { shape: devicePatch } = updateDevicePayload;
@@ -46,84 +46,67 @@ const deviceV2Xml =
 const oneDeviceV2 = z.strictObject({ device: deviceV2View });
 
 /** Deleting a device: the same in the first generation and v2; `summary` says where. */
-const deleteRoute = (summary: string): RouteDeclaration => ({
+const deleteRoute = (summary: string): RouteSpec => ({
   method: 'delete',
   path: '/devices/:deviceId',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.device],
-  openapi: { summary, answers: { 200: { description: 'Deleted (empty body)' } }, errors: [404] },
-  hostile: [{ suffix: '.json' }],
+  openapi: { summary, answers: deletedAnswer },
   handler: ({ send }) => deleteDevice(send),
 });
 
 /** Approving a pending device, in the second generation; `summary` says where. */
-const approveV2Route = (summary: string, suffix: '.json' | '.xml'): RouteDeclaration => ({
+const approveV2Route = (summary: string, suffix: '.json' | '.xml'): RouteSpec => ({
   method: 'post',
   path: '/devices/:deviceId/approve',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.device],
-  openapi: { summary, answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDeviceV2, xml: deviceV2Xml } }, errors: [404] },
+  openapi: { summary, answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: oneDeviceV2, xml: deviceV2Xml } } },
   hostile: [{ suffix }],
   handler: ({ send }) => approveDevice(send, secondGeneration),
 });
 
 /** Updating a device in the second generation (PUT or PATCH). */
-const updateV2Route = (method: 'put' | 'patch', summary: string, suffix: '.json' | '.xml'): RouteDeclaration => ({
+const updateV2Route = (method: 'put' | 'patch', summary: string, suffix: '.json' | '.xml'): RouteSpec => ({
   method,
   path: '/devices/:deviceId',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.device],
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary,
     body: devicePatchBody,
     answers: { 202: { description: 'The device as it now is (JSON unless asked for XML)', json: oneDeviceV2, xml: deviceV2Xml } },
-    errors: [400, 404],
   },
   hostile: [{ suffix, json: 'deviceUpdateV2', xml: 'deviceUpdateV2Xml' }],
   handler: ({ send }) => updateDevice(send, secondGeneration),
 });
 
 /** Device enquiry (spec 4.3) and the devices API as observed: under /organizations/<org> (authenticated and scoped by the mount). */
-export const devicesFirstGeneration: RouteArea = {
+export const devicesFirstGeneration = declareArea({
   name: 'devices',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
   routes: [
     {
       method: 'get',
       path: '/devices',
-      suffixes: '.json|.xml',
       openapi: {
         summary: 'List the approved devices',
         description: 'Pending devices are not listed in this generation (the v2 list shows them).',
         answers: { 200: { description: 'XML unless asked for JSON', json: z.strictObject({ devices: z.array(deviceView) }), xml: devicesV1Xml } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => listDevices(send, firstGeneration),
     },
     {
       method: 'get',
       path: '/devices/:deviceId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.device],
-      openapi: { summary: 'Show a device', answers: { 200: { description: 'XML unless asked for JSON', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } }, errors: [404] },
+      openapi: { summary: 'Show a device', answers: { 200: { description: 'XML unless asked for JSON', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } } },
       hostile: [{}],
       handler: ({ send }) => showDevice(send, firstGeneration),
     },
     {
       method: 'put',
       path: '/devices/:deviceId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.device],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Update a device: owner, description, groups, custom attributes',
         body: devicePatchBody,
         answers: { 202: { description: 'The device as it now is', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } },
-        errors: [400, 404],
       },
       hostile: [{ json: 'deviceUpdate', xml: 'deviceUpdateXml' }],
       handler: ({ send }) => updateDevice(send, firstGeneration),
@@ -132,18 +115,15 @@ export const devicesFirstGeneration: RouteArea = {
     {
       method: 'post',
       path: '/devices/:deviceId/approve',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.device],
       openapi: {
         summary: 'Approve a pending device',
         answers: { 200: { description: 'The device, approved (JSON unless asked for XML)', json: z.strictObject({ device: deviceView }), xml: deviceV1Xml } },
-        errors: [404],
       },
       hostile: [{}],
       handler: ({ send }) => approveDevice(send, firstGeneration),
     },
   ],
-};
+});
 
 /**
  * Devices v2 (observed-behaviour, "Later generations of the other APIs"): list and show at
@@ -153,16 +133,14 @@ export const devicesFirstGeneration: RouteArea = {
  * same commands, answering the second generation's device (JSON unless the path or headers
  * ask for XML): one record on both.
  */
-export const devicesSecondGenerationV2: RouteArea = {
+export const devicesSecondGenerationV2 = declareArea({
   name: 'devices-v2',
   mount: '/api/v2/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Devices and groups (second generation)',
   routes: [
     {
       method: 'get',
       path: '/devices',
-      suffixes: '.json|.xml',
       openapi: {
         summary: 'List devices, pending ones too (second generation)',
         answers: {
@@ -172,20 +150,15 @@ export const devicesSecondGenerationV2: RouteArea = {
             xml: '`<devices type="array"><device>…</device>…</devices>`',
           },
         },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => listDevices(send, secondGeneration),
     },
     {
       method: 'get',
       path: '/devices/:deviceId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.device],
       openapi: {
         summary: 'Show a device (second generation)',
         answers: { 200: { description: 'JSON unless asked for XML: the bare device, as v2/devices.md shows it', json: deviceV2View, xml: deviceV2Xml } },
-        errors: [404],
       },
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => showDevice(send, secondGeneration),
@@ -193,12 +166,11 @@ export const devicesSecondGenerationV2: RouteArea = {
     deleteRoute("Delete a device (under /api/v2 too, as the product's README lists it)"),
     approveV2Route('Approve a pending device (under /api/v2 too, as api_v2_readme.md lists it)', '.xml'),
   ],
-};
+});
 
-export const devicesSecondGeneration: RouteArea = {
+export const devicesSecondGeneration = declareArea({
   name: 'devices-v2',
   mount: '/api/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Devices and groups (second generation)',
   routes: [
     updateV2Route('put', 'Update a device: owner, description, groups, custom attributes', '.json'),
@@ -206,4 +178,4 @@ export const devicesSecondGeneration: RouteArea = {
     deleteRoute('Delete a device'),
     approveV2Route('Approve a pending device', '.json'),
   ],
-};
+});

@@ -17,7 +17,8 @@ import {
   updateDispatch,
 } from '../routes/dispatches';
 import { authorsRoute } from '../routes/submissions';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import type { RouteDeclaration } from './declaration';
+import { declareArea, revokedAnswer, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const dispatchXml = '`<dispatch><id type="integer"/><name/><namespace/><version/><organization-id/><device-id/><description/><parent-form-id/><parent-form-version/><created-at type="dateTime"/><updated-at/><scheduled-at/><location/><address/><geofence-radius/><author-identifier/><author-type/>[<inputs>…</inputs>]</dispatch>`';
@@ -41,18 +42,16 @@ const bulkItem: JsonSchema = {
 };
 
 /** The v2 paths are pydevice 0.3.3's (a real client of the second generation): the v3 handlers, said so in the summary. */
-const secondGeneration = (route: RouteDeclaration, summary: string, hostile: RouteDeclaration['hostile']): RouteDeclaration => ({
+const secondGeneration = (route: RouteSpec, summary: string, hostile: RouteSpec['hostile']): RouteSpec => ({
   ...route,
   path: route.path.replace('/api/v3/', '/api/v2/'),
   openapi: { ...route.openapi, summary },
   hostile,
 });
 
-const listOfDevice: RouteDeclaration = {
+const listOfDevice: RouteSpec = {
   method: 'get',
   path: '/api/v3/devices/:deviceRef/dispatches',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.deviceRef],
   openapi: {
     summary: 'The device\'s dispatches not yet ended (scheduled ones included), oldest first',
     query: page,
@@ -63,71 +62,57 @@ const listOfDevice: RouteDeclaration = {
   handler: ({ send }) => listDeviceDispatches(send),
 };
 
-const create: RouteDeclaration = {
+const create: RouteSpec = {
   method: 'post',
   path: '/api/v3/devices/:deviceRef/dispatches',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.deviceRef],
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary: 'Create a dispatch on the device',
     description: dispatchBodyWords,
     body: { json: createBody, xml: oneshotXml },
     answers: { 202: { description: 'The dispatch (JSON unless the suffix or Accept asks for XML)', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
-    errors: [400, 404],
   },
   hostile: [{ suffix: '.json', json: 'dispatch', xml: 'oneshotXml' }],
   handler: ({ send }) => createDispatch(send),
 };
 
-const destroyAll: RouteDeclaration = {
+const destroyAll: RouteSpec = {
   method: 'post',
   path: '/api/v3/devices/:deviceRef/dispatches/destroy_all',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.deviceRef],
-  openapi: { summary: 'Revoke every dispatch of the device not yet ended', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
-  hostile: [{ suffix: '.json' }],
+  openapi: { summary: 'Revoke every dispatch of the device not yet ended', answers: revokedAnswer },
   handler: ({ send }) => revokeDeviceDispatches(send),
 };
 
-const update: RouteDeclaration = {
+const update: RouteSpec = {
   method: 'patch',
   path: '/api/v3/devices/:deviceRef/dispatches/:dispatchId',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.deviceRef, pathIds.outstandingDispatch],
   body: 'BODY_LIMIT_BYTES',
   openapi: {
     summary: 'Update a dispatch (payload replaced; name, description and the dispatch fields when given)',
     description: 'A different `scheduled_at` once the dispatch is delivered is a 400.',
     body: { json: updateBody, xml: oneshotXml },
     answers: { 202: { description: 'The dispatch as it now is', json: z.strictObject({ dispatch: dispatchView }), xml: dispatchXml } },
-    errors: [400, 404],
   },
   hostile: [{ suffix: '.json', json: 'dispatchUpdate', xml: 'oneshotXml' }],
   handler: ({ send }) => updateDispatch(send),
 };
 
-const revoke: RouteDeclaration = {
+const revoke: RouteSpec = {
   method: 'delete',
   path: '/api/v3/devices/:deviceRef/dispatches/:dispatchId',
-  suffixes: '.json|.xml',
-  pathIds: [pathIds.deviceRef, pathIds.outstandingDispatch],
-  openapi: { summary: 'Revoke a dispatch of the device', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
-  hostile: [{ suffix: '.json' }],
+  openapi: { summary: 'Revoke a dispatch of the device', answers: revokedAnswer },
   handler: ({ send }) => revokeDeviceDispatch(send),
 };
 
-const listOfOrganization: RouteDeclaration = {
+const listOfOrganization: RouteSpec = {
   method: 'get',
   path: '/api/v3/organization_dispatches',
-  suffixes: '.json|.xml',
   openapi: {
     summary: 'The organization\'s dispatches not yet ended (scheduled ones included), oldest first',
     query: page,
     answers: { 200: { description: 'A page', json: z.strictObject({ dispatches: z.array(dispatchView) }), xml: dispatchesXml, headers: pageHeaders } },
     errors: [400],
   },
-  hostile: [{ suffix: '.json' }],
   handler: ({ send }) => listOrganizationDispatches(send),
 };
 
@@ -144,16 +129,14 @@ const usersGone: RouteDeclaration['openapi'] = {
  * organization's API token (create-app.ts mounts them behind it). Formcast has no web
  * users: `/api/v3/users/…` is 404 saying so.
  */
-export const dispatches: RouteArea = {
+export const dispatches = declareArea({
   name: 'dispatches',
   mount: '',
-  auth: 'apiToken',
   tag: 'Push',
   routes: [
     {
       method: 'post',
       path: '/api/v3/dispatches/bulk',
-      suffixes: '.json|.xml',
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Create up to 1,000 dispatches in one request (a Formcast extension)',
@@ -181,7 +164,6 @@ export const dispatches: RouteArea = {
     {
       method: 'get',
       path: '/api/v3/dispatch_authors',
-      suffixes: '.json|.xml',
       openapi: { summary: 'The possible authors: the organization\'s approved devices', query: authorsQuery, answers: { 200: authorsAnswer }, errors: [400] },
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => authorsRoute(send),
@@ -195,7 +177,7 @@ export const dispatches: RouteArea = {
     {
       method: 'get',
       path: '/api/v3/devices/:deviceRef/dispatches/:dispatchId',
-      suffixes: '.json|.xml',
+      /** In any state: not the outstanding dispatch's lookup (the handler answers 404 itself). */
       pathIds: [pathIds.deviceRef],
       openapi: {
         summary: 'One dispatch of the device, in any state (another device\'s is 404)',
@@ -214,7 +196,8 @@ export const dispatches: RouteArea = {
     {
       method: 'get',
       path: '/api/v3/dispatches/:dispatchId',
-      suffixes: '.json|.xml',
+      /** No device: the organization's dispatch, read by the handler (no outstanding lookup). */
+      pathIds: [],
       openapi: {
         summary: 'One dispatch, in any state',
         query: includeInputsQuery,
@@ -227,12 +210,12 @@ export const dispatches: RouteArea = {
     {
       method: 'delete',
       path: '/api/v3/dispatches/:dispatchId',
-      suffixes: '.json|.xml',
-      openapi: { summary: 'Revoke a dispatch by its id', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
-      hostile: [{ suffix: '.json' }],
+      /** No device: the organization's dispatch, read by the handler (no outstanding lookup). */
+      pathIds: [],
+      openapi: { summary: 'Revoke a dispatch by its id', answers: revokedAnswer },
       handler: ({ send }) => revokeDispatch(send),
     },
-    { method: 'all', path: '/api/v3/users', suffixes: '.json|.xml', openapi: usersGone, hostile: [{ method: 'get', suffix: '.json' }], handler: () => noWebUsers() },
+    { method: 'all', path: '/api/v3/users', openapi: usersGone, hostile: [{ method: 'get', suffix: '.json' }], handler: () => noWebUsers() },
     {
       method: 'all',
       path: '/api/v3/users/*rest',
@@ -242,13 +225,12 @@ export const dispatches: RouteArea = {
       handler: () => noWebUsers(),
     },
   ],
-};
+});
 
 /** The organization's dispatches under /api/v2/organizations/<org> (pydevice 0.3.3's path): the organization's own only. */
-export const organizationDispatches: RouteArea = {
+export const organizationDispatches = declareArea({
   name: 'dispatches',
   mount: '/api/v2/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Push',
   routes: [
     {
@@ -258,4 +240,4 @@ export const organizationDispatches: RouteArea = {
       hostile: [{ suffix: '.xml' }],
     },
   ],
-};
+});

@@ -3,7 +3,7 @@ import { moveFormPayload } from '@formcast/contracts';
 import { schemaOf } from '../openapi/json-schema';
 import { formCreatedView, formDefinitionView, formListItemView, formUpdatedView } from '../openapi/views';
 import { createForm, deleteForm, listForms, moveForm, setFormLocked, showForm, updateForm } from '../routes/forms';
-import type { RouteArea } from './declaration';
+import { declareArea, deletedAnswer } from './declare';
 import { pathIds } from './path-ids';
 
 const definitionBody = {
@@ -19,16 +19,14 @@ const xformsXml =
  * definition in JSON or as XForms (`<h:html>`); create and update from JSON or XForms;
  * the properties. Mounted under /organizations/:orgId (authenticated and scoped by the mount).
  */
-export const forms: RouteArea = {
+export const forms = declareArea({
   name: 'forms',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
   routes: [
     {
       method: 'get',
       path: '/forms',
-      suffixes: '.json|.xml',
       openapi: {
         summary: 'List forms (templates)',
         answers: {
@@ -38,7 +36,6 @@ export const forms: RouteArea = {
             xml: '`<forms type="array"><form><id type="integer"/><name/><namespace/><version/><description/><group/></form>…</forms>` (form.md)',
           },
         },
-        errors: [404],
       },
       hostile: [{ suffix: '.json' }, { suffix: '.xml' }],
       handler: ({ send }) => listForms(send),
@@ -46,7 +43,6 @@ export const forms: RouteArea = {
     {
       method: 'post',
       path: '/forms',
-      suffixes: '.json|.xml',
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Create a form from its definition (JSON or XForms)',
@@ -61,8 +57,6 @@ export const forms: RouteArea = {
     {
       method: 'get',
       path: '/forms/:formId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'Show a form\'s definition (JSON, or XForms)',
         query: {
@@ -86,8 +80,6 @@ export const forms: RouteArea = {
     {
       method: 'put',
       path: '/forms/:formId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.form],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Replace a form\'s definition (a new version, the one before kept; the namespace never changes)',
@@ -102,11 +94,9 @@ export const forms: RouteArea = {
       method: 'delete',
       path: '/forms/:formId',
       suffixes: '.json',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'Delete a form',
-        answers: { 200: { description: 'Deleted (empty body)' } },
-        errors: [404],
+        answers: deletedAnswer,
       },
       hostile: [{}],
       handler: ({ send }) => deleteForm(send),
@@ -114,8 +104,6 @@ export const forms: RouteArea = {
     {
       method: 'post',
       path: '/forms/:formId/properties',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.form],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Move a form to another group',
@@ -130,48 +118,39 @@ export const forms: RouteArea = {
             xml: '`<form><id type="integer"/><namespace/><name/><version/><description/><group/></form>`',
           },
         },
-        errors: [400, 404],
       },
       hostile: [{ json: 'formProperties', xml: 'formPropertiesXml' }],
       handler: ({ send }) => moveForm(send),
     },
   ],
-};
+});
 
 /** `PUT /api/v3/forms/<id>/lock` and `/unlock` (form.md): another organization's form is 404. */
-export const formLocks: RouteArea = {
+export const formLocks = declareArea({
   name: 'forms',
   mount: '/api/v3/forms',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
   routes: [
     {
       method: 'put',
       path: '/:formId/lock',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'Lock a form: it takes no new definition (409) until unlocked (form.md)',
         description: 'A failure says why in the `Message` header, as every failure does.',
         answers: { 200: { description: 'Locked (empty body); locking a locked form is no error' } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => setFormLocked(send, true),
     },
     {
       method: 'put',
       path: '/:formId/unlock',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'Unlock a form (form.md)',
         description: 'A failure says why in the `Message` header, as every failure does.',
         answers: { 200: { description: 'Unlocked (empty body)' } },
-        errors: [404],
       },
       hostile: [{}],
       handler: ({ send }) => setFormLocked(send, false),
     },
   ],
-};
+});

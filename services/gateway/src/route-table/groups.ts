@@ -4,7 +4,8 @@ import { fieldOf, schemaOf } from '../openapi/json-schema';
 import { groupView } from '../openapi/views';
 import { createGroups, deleteGroup, listGroups, updateGroup } from '../routes/groups';
 import { listGroupsV2 } from '../routes/groups-v2';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import type { RouteDeclaration } from './declaration';
+import { declareArea, deletedAnswer, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 /** Groups (spec 4.2, group.md): the first generation's routes and the second's, over the same handlers and commands. */
@@ -43,7 +44,6 @@ const groupOperations = {
     summary: 'List groups',
     description,
     answers: { 200: { description: 'The organization\'s groups (XML unless asked for JSON)', json: z.strictObject({ groups: z.array(groupView) }), xml: groupsXml } },
-    errors: [404],
   }),
   create: (): RouteDeclaration['openapi'] => ({
     summary: 'Create groups',
@@ -63,19 +63,18 @@ const groupOperations = {
   }),
   delete: (): RouteDeclaration['openapi'] => ({
     summary: 'Delete a group (its forms go to Default; Default cannot be deleted)',
-    answers: { 200: { description: 'Deleted (empty body)' } },
+    answers: deletedAnswer,
     errors: [400, 404],
   }),
 };
 
 /** The routes of a group, wherever they are mounted; `where` says so in the summary. */
-function groupRoutes(where: string): RouteDeclaration[] {
+function groupRoutes(where: string): RouteSpec[] {
   const saying = (summary: string) => (where ? `${summary} (${where})` : summary);
   return [
     {
       method: 'post',
       path: '/groups',
-      suffixes: '.json|.xml',
       body: 'BODY_LIMIT_BYTES',
       openapi: { ...groupOperations.create(), summary: saying(groupOperations.create().summary) },
       hostile: [{ json: 'groupNames', xml: 'groupNamesXml' }],
@@ -84,8 +83,6 @@ function groupRoutes(where: string): RouteDeclaration[] {
     {
       method: 'put',
       path: '/groups/:groupId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.group],
       body: 'BODY_LIMIT_BYTES',
       openapi: { ...groupOperations.update(), summary: saying(groupOperations.update().summary) },
       hostile: [{ json: 'groupUpdate', xml: 'groupUpdateXml' }],
@@ -94,8 +91,6 @@ function groupRoutes(where: string): RouteDeclaration[] {
     {
       method: 'delete',
       path: '/groups/:groupId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.group],
       openapi: { ...groupOperations.delete(), summary: saying(groupOperations.delete().summary) },
       hostile: [{}],
       handler: ({ send }) => deleteGroup(send),
@@ -107,47 +102,42 @@ const firstGenerationTag = 'Organization (first generation)';
 const secondGenerationTag = 'Devices and groups (second generation)';
 
 /** `/organizations/<org>/groups…`: authenticated and scoped to the organization by the mount. */
-export const groupsFirstGeneration: RouteArea = {
+export const groupsFirstGeneration = declareArea({
   name: 'groups',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: firstGenerationTag,
   routes: [
     {
       method: 'get',
       path: '/groups',
-      suffixes: '.json|.xml',
       openapi: groupOperations.list('The first generation\'s list: every group of the organization, unpaged.'),
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => listGroups(send),
     },
     ...groupRoutes(''),
   ],
-};
+});
 
 /**
  * Groups v2: the list at /api/v2/organizations/<org>/groups; create, update and delete at
  * /api/organizations/<org>/groups…, as group.md documents them.
  */
-export const groupsSecondGeneration: RouteArea = {
+export const groupsSecondGeneration = declareArea({
   name: 'groups-v2',
   mount: '/api/organizations/:orgId',
-  auth: 'apiToken',
   tag: secondGenerationTag,
-  routes: groupRoutes('').map((route) => ({ ...route, hostile: route.hostile.map((hostile) => ({ ...hostile, suffix: '.json' as const })) })),
-};
+  routes: groupRoutes('').map((route) => ({ ...route, hostile: route.hostile?.map((hostile) => ({ ...hostile, suffix: '.json' as const })) })),
+});
 
 /** The list under /api/v2, and the writes too, as pydevice 0.3.3 writes them (with no suffix). */
-export const groupsSecondGenerationV2: RouteArea = {
+export const groupsSecondGenerationV2 = declareArea({
   name: 'groups-v2',
   mount: '/api/v2/organizations/:orgId',
-  auth: 'apiToken',
   tag: secondGenerationTag,
   routes: [
     {
       method: 'get',
       path: '/groups',
-      suffixes: '.json|.xml',
       openapi: {
         ...groupOperations.list("Second generation: the first generation's groups, one record on both. `filter`, `tags[]`, `items` and `page` as group.md documents them."),
         query: {
@@ -163,4 +153,4 @@ export const groupsSecondGenerationV2: RouteArea = {
     },
     ...groupRoutes('under /api/v2 too, as pydevice 0.3.3 calls it'),
   ],
-};
+});

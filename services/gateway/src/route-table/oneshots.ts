@@ -3,7 +3,7 @@ import { createBody, dispatchBodyWords, oneshotXml, outstandingXml, updateBody }
 import { badgeView, oneshotCreatedView, outstandingOneshotView } from '../openapi/views';
 import { deviceBadge } from '../routes/badge';
 import { createOneshot, listDeviceOneshots, listOrganizationOneshots, revokeAllOneshots, revokeOneshot, updateOneshot } from '../routes/oneshots';
-import type { RouteArea } from './declaration';
+import { declareArea, revokedAnswer } from './declare';
 import { pathIds } from './path-ids';
 
 const oneshotFormsXml = '`<forms type="array"><form><description/><device-id type="integer"/><id type="integer"/><name/><namespace/><organization-id type="integer"/></form>…</forms>`';
@@ -13,43 +13,37 @@ const oneshotFormsXml = '`<forms type="array"><form><description/><device-id typ
  * (spec 2.8) and streamed; or, with `page` / `per_page`, that page alone. Authenticated and
  * scoped by the mount.
  */
-export const organizationOneshots: RouteArea = {
+export const organizationOneshots = declareArea({
   name: 'oneshots',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
   routes: [
     {
       method: 'get',
       path: '/oneshots',
-      suffixes: '.json|.xml',
       openapi: {
         summary: 'List every outstanding oneshot of the organization',
         description: 'Unpaginated (spec 2.8), streamed as it is read: a failure midway cuts the connection rather than answer a shorter list.',
         answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: oneshotFormsXml } },
-        errors: [404],
       },
       hostile: [{}],
       handler: ({ send }) => listOrganizationOneshots(send),
     },
   ],
-};
+});
 
 /**
  * Push API, spec 4.4: `/clients/<device identifier or id>/oneshots…`, and the device's badge.
  * Authenticated by the mount; the device is resolved in the token's organization.
  */
-export const clients: RouteArea = {
+export const clients = declareArea({
   name: 'oneshots',
   mount: '/clients/:deviceRef',
-  auth: 'apiToken',
   tag: 'Push',
   routes: [
     {
       method: 'get',
       path: '/badge',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       openapi: {
         summary: 'The device\'s badge: its number of outstanding oneshots',
         answers: {
@@ -59,16 +53,12 @@ export const clients: RouteArea = {
             xml: '`<badge type="integer">N</badge>`',
           },
         },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => deviceBadge(send),
     },
     {
       method: 'post',
       path: '/oneshots',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Push a oneshot (a pre-filled form) to a device',
@@ -81,7 +71,6 @@ export const clients: RouteArea = {
             xml: '`<oneshot_list><oneshot><id/><namespace/><name/></oneshot></oneshot_list>`',
           },
         },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.json', json: 'oneshot', xml: 'oneshotXml' }],
       handler: ({ send }) => createOneshot(send),
@@ -89,12 +78,9 @@ export const clients: RouteArea = {
     {
       method: 'get',
       path: '/oneshots',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       openapi: {
         summary: 'List the device\'s outstanding oneshots',
         answers: { 200: { description: 'XML unless asked for JSON; JSON is a bare array', json: z.array(outstandingOneshotView), xml: `\`<forms type="array">\`${outstandingXml}…\`</forms>\`` } },
-        errors: [404],
       },
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => listDeviceOneshots(send),
@@ -102,23 +88,18 @@ export const clients: RouteArea = {
     {
       method: 'post',
       path: '/oneshots/destroy_all',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
-      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
+      openapi: { summary: 'Revoke every outstanding oneshot of the device', answers: revokedAnswer },
       hostile: [{}],
       handler: ({ send }) => revokeAllOneshots(send),
     },
     {
       method: 'put',
       path: '/oneshots/:oneshotId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef, pathIds.outstandingOneshot],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Update an outstanding oneshot (its payload replaced)',
         body: { json: updateBody, xml: oneshotXml },
         answers: { 200: { description: 'The oneshot as it now is (JSON unless asked for XML)', json: outstandingOneshotView, xml: outstandingXml } },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.json', json: 'oneshotUpdate' }],
       handler: ({ send }) => updateOneshot(send),
@@ -126,11 +107,9 @@ export const clients: RouteArea = {
     {
       method: 'delete',
       path: '/oneshots/:oneshotId',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef, pathIds.outstandingOneshot],
-      openapi: { summary: 'Revoke an outstanding oneshot', answers: { 200: { description: 'Revoked (empty body)' } }, errors: [404] },
+      openapi: { summary: 'Revoke an outstanding oneshot', answers: revokedAnswer },
       hostile: [{}],
       handler: ({ send }) => revokeOneshot(send),
     },
   ],
-};
+});

@@ -28,3 +28,22 @@ export const pathIds = {
   resource: { name: 'resourceId', resolve: (lookup, ids) => lookup(resourceCommands.describeResource, { resourceId: pathId(ids['resourceId'], 'Resource') }) },
   form: { name: 'formId', resolve: (lookup, ids) => lookup(directoryCommands.getForm, { formId: pathId(ids['formId'], 'Form') }) },
 } satisfies Record<string, PathId>;
+
+/**
+ * The lookup of each path parameter a route's ids derive from (route-table/declare.ts), in
+ * the path's order. A destination's lookup reads its form too, so a path with both names the
+ * destination only; a oneshot below /device is the device's own (device-side.ts says so).
+ */
+export const pathIdOfParameter: Record<string, PathId> = {
+  groupId: pathIds.group,
+  deviceId: pathIds.device,
+  deviceRef: pathIds.deviceRef,
+  formId: pathIds.form,
+  destinationId: pathIds.destination,
+  resourceId: pathIds.resource,
+  oneshotId: pathIds.outstandingOneshot,
+  dispatchId: pathIds.outstandingDispatch,
+};
+
+/** Parameters another parameter's lookup resolves with it (the destination's reads its form). */
+export const resolvedWith: Record<string, string> = { formId: 'destinationId' };

@@ -1,5 +1,5 @@
 import { createConnections, deleteConnection, listConnections, showConnection } from '../routes/remote-connections';
-import type { RouteArea } from './declaration';
+import { declareArea, deletedAnswer } from './declare';
 import { pathIds } from './path-ids';
 
 /**
@@ -7,17 +7,15 @@ import { pathIds } from './path-ids';
  * `<http_connection>` is an http_transport destination of the form with xml_format. Mounted
  * under /organizations/:orgId (authenticated and scoped by the mount).
  */
-export const remoteConnections: RouteArea = {
+export const remoteConnections = declareArea({
   name: 'remote-connections',
   mount: '/organizations/:orgId',
-  auth: 'apiToken',
   tag: 'Organization (first generation)',
+  suffixes: '.xml',
   routes: [
     {
       method: 'post',
       path: '/forms/:formId/remote_connections',
-      suffixes: '.xml',
-      pathIds: [pathIds.form],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Create connections (the Connections API: XML destinations of a form)',
@@ -29,7 +27,6 @@ export const remoteConnections: RouteArea = {
             xml: '`<remote_connections type="array"><http_connection><id/><name/><remote_url/><headers/>…<secret/></http_connection>…</remote_connections>`',
           },
         },
-        errors: [400, 404],
       },
       hostile: [{ suffix: '.xml', xml: 'connectionsXml' }],
       handler: ({ send }) => createConnections(send),
@@ -37,41 +34,29 @@ export const remoteConnections: RouteArea = {
     {
       method: 'get',
       path: '/forms/:formId/remote_connections',
-      suffixes: '.xml',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'List a form\'s connections',
         answers: { 200: { description: 'The form\'s http_transport destinations', xml: '`<remote_connections type="array"><http_connection>…</http_connection>…</remote_connections>`' } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => listConnections(send),
     },
     {
       method: 'get',
       path: '/forms/:formId/remote_connections/:connectionId',
-      suffixes: '.xml',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'Show a connection',
         answers: { 200: { description: 'The connection', xml: '`<http_connection><id/><name/><remote_url/><headers/>…</http_connection>`' } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => showConnection(send),
     },
     {
       method: 'delete',
       path: '/forms/:formId/remote_connections/:connectionId',
-      suffixes: '.xml',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'Delete a connection',
-        answers: { 200: { description: 'Deleted (empty body)' } },
-        errors: [404],
+        answers: deletedAnswer,
       },
-      hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => deleteConnection(send),
     },
   ],
-};
+});

@@ -1,11 +1,10 @@
 import type { OperationSpec } from '../openapi/operation';
 import { performanceMetricReportHandler } from '../routes/reports';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import { declareArea, type RouteSpec } from './declare';
 
-const performanceMetricReport = (path: string, summary: string): RouteDeclaration => ({
+const performanceMetricReport = (path: string, summary: string): RouteSpec => ({
   method: 'get',
   path,
-  suffixes: 'none',
   openapi: {
     summary,
     description:
@@ -22,13 +21,13 @@ const performanceMetricReport = (path: string, summary: string): RouteDeclaratio
 });
 
 /** Reports (report.md): its path, and the older one the docs' README.md indexes. */
-export const reports: RouteArea = {
+export const reports = declareArea({
   name: 'reports',
   mount: '',
-  auth: 'apiToken',
   tag: 'Reports',
+  suffixes: 'none',
   routes: [
     performanceMetricReport('/api/v3/reports/performance_metric_report', 'The performance metric report of a month, as CSV'),
     performanceMetricReport('/api/performance_metric_report', "The same report at the older path the docs' README.md indexes"),
   ],
-};
+});

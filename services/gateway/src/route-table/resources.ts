@@ -6,6 +6,7 @@ import { createResource, deleteResource, describeResource, downloadResource, lis
 import { createResourceV3, deleteResourceV3, describeResourceV3, listResourcesV3, updateResourceV3 } from '../routes/resources-v3';
 import { createResourceV4, showResourceUpdate, updateResourceV4 } from '../routes/resources-v4';
 import type { RouteArea } from './declaration';
+import { declareArea, deletedAnswer, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const file: JsonSchema = {
@@ -61,15 +62,12 @@ const v4Body = (required: string[]) => ({
 const queued = { 202: { description: 'Queued: the job to poll', json: asyncResourceUpdateView } };
 const fileErrors = [400, 404, 413, 415, 422];
 
-/** Every generation is mounted under /api, before the global body parser, behind the organization's API token. */
-const resourceArea = (name: string, routes: RouteArea['routes'], readerPaths: string[]): RouteArea => ({
-  name,
-  mount: '/api',
-  auth: 'apiToken',
-  tag: 'Resources',
-  routes,
-  bodyReader: { limit: 'RESOURCE_MAX_BYTES', paths: readerPaths },
-});
+/** Every generation is mounted under /api, before the global body parser, behind the organization's API token; JSON unless a route says otherwise. */
+const resourceArea = (name: string, routes: RouteSpec[], readerPaths: string[]): RouteArea =>
+  declareArea({ name, mount: '/api', tag: 'Resources', suffixes: '.json', routes, bodyReader: { limit: 'RESOURCE_MAX_BYTES', paths: readerPaths } });
+
+/** Every generation's create and update: the handler streams the body, decoding the file's Base64 as it arrives, up to RESOURCE_MAX_BYTES. */
+const streamedFile = { body: 'RESOURCE_MAX_BYTES', streamsBody: true } as const;
 
 /** Resources API, spec 4.1: create and update stream their bodies (the Base64 decoded as it arrives). */
 export const resources = resourceArea(
@@ -78,9 +76,7 @@ export const resources = resourceArea(
     {
       method: 'post',
       path: '/resources',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Upload a resource',
         body: resourceBody(['description', 'file']),
@@ -93,10 +89,7 @@ export const resources = resourceArea(
     {
       method: 'put',
       path: '/resources/:resourceId',
-      suffixes: '.json',
-      pathIds: [pathIds.resource],
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Update a resource: its description, its file, or both (a new file bumps the version)',
         body: resourceBody([]),
@@ -126,21 +119,15 @@ export const resources = resourceArea(
     {
       method: 'get',
       path: '/resources/:resourceId/describe',
-      suffixes: '.json',
-      pathIds: [pathIds.resource],
       openapi: {
         summary: 'Describe a resource (a spreadsheet\'s tables and columns)',
         answers: { 200: { description: 'The resource', json: z.strictObject({ resource: resourceView }) } },
-        errors: [404],
       },
-      hostile: [{ suffix: '.json' }],
       handler: ({ send }) => describeResource(send),
     },
     {
       method: 'get',
       path: '/resources/:resourceId',
-      suffixes: '.json',
-      pathIds: [pathIds.resource],
       openapi: {
         summary: 'Download a resource\'s file',
         description: 'With or without `.json` (a later client downloads `/api/resources/<id>.json`): the bytes either way.',
@@ -151,7 +138,6 @@ export const resources = resourceArea(
             headers: { 'Content-Disposition': '`attachment; filename="<ASCII>"; filename*=UTF-8\'\'<RFC 8187>`' },
           },
         },
-        errors: [404],
       },
       hostile: [{}, { suffix: '.json' }],
       handler: ({ fetchWithAttachment }) => downloadResource(fetchWithAttachment),
@@ -159,10 +145,7 @@ export const resources = resourceArea(
     {
       method: 'delete',
       path: '/resources/:resourceId',
-      suffixes: '.json',
-      pathIds: [pathIds.resource],
-      openapi: { summary: 'Delete a resource', answers: { 200: { description: 'Deleted (empty body)' } }, errors: [404] },
-      hostile: [{ suffix: '.json' }],
+      openapi: { summary: 'Delete a resource', answers: deletedAnswer },
       handler: ({ send }) => deleteResource(send),
     },
   ],
@@ -180,9 +163,7 @@ export const resourcesV3 = resourceArea(
     {
       method: 'post',
       path: '/v3/resources',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Upload a resource (v3)',
         body: resourceBody(['description', 'file']),
@@ -195,10 +176,7 @@ export const resourcesV3 = resourceArea(
     {
       method: 'put',
       path: '/v3/resources/:resourceId',
-      suffixes: '.json',
-      pathIds: [pathIds.resource],
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: {
         summary: 'Update a resource (v3)',
         body: resourceBody([]),
@@ -229,7 +207,6 @@ export const resourcesV3 = resourceArea(
       method: 'get',
       path: '/v3/resources/:resourceId/describe',
       suffixes: '.json|.xml',
-      pathIds: [pathIds.resource],
       openapi: {
         summary: 'Describe a resource (v3, with its status)',
         answers: {
@@ -239,7 +216,6 @@ export const resourcesV3 = resourceArea(
             xml: '`<resource><id/><identifier/><original_filename/><version/><description/><generated_content_summary><tables><table><table_name/><table_id/><columns><column>…</column></columns></table>…</tables></generated_content_summary><status>Ready</status></resource>`',
           },
         },
-        errors: [404],
       },
       hostile: [{ suffix: '.xml' }],
       handler: ({ send }) => describeResourceV3(send),
@@ -248,9 +224,7 @@ export const resourcesV3 = resourceArea(
       method: 'delete',
       path: '/v3/resources/:resourceId',
       suffixes: '.json|.xml',
-      pathIds: [pathIds.resource],
-      openapi: { summary: 'Delete a resource (v3)', answers: { 202: { description: 'Deleted (empty body)' } }, errors: [404] },
-      hostile: [{ suffix: '.json' }],
+      openapi: { summary: 'Delete a resource (v3)', answers: { 202: { description: 'Deleted (empty body)' } } },
       handler: ({ send }) => deleteResourceV3(send),
     },
   ],
@@ -267,9 +241,7 @@ export const resourcesV4 = resourceArea(
     {
       method: 'post',
       path: '/v4/resources',
-      suffixes: '.json',
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: { summary: 'Upload a resource (v4: queued, 202 with the job)', body: v4Body(['description', 'file']), answers: queued, errors: [400, 413, 415] },
       hostile: [{ suffix: '.json', json: 'resourceV4' }],
       handler: ({ send, resourceMaxBytes }) => createResourceV4(send, resourceMaxBytes),
@@ -277,10 +249,7 @@ export const resourcesV4 = resourceArea(
     {
       method: 'put',
       path: '/v4/resources/:resourceId',
-      suffixes: '.json',
-      pathIds: [pathIds.resource],
-      body: 'RESOURCE_MAX_BYTES',
-      streamsBody: true,
+      ...streamedFile,
       openapi: { summary: 'Update a resource (v4: queued, 202 with the job)', body: v4Body([]), answers: queued, errors: [400, 404, 413, 415] },
       hostile: [{ suffix: '.json', json: 'resourceV4' }],
       handler: ({ send, resourceMaxBytes }) => updateResourceV4(send, resourceMaxBytes),
@@ -288,11 +257,9 @@ export const resourcesV4 = resourceArea(
     {
       method: 'get',
       path: '/v4/async_resource_updates/:updateId',
-      suffixes: '.json',
       openapi: {
         summary: 'A queued create or update: queued, processing, completed (with the resource) or failed (with why)',
         answers: { 200: { description: 'The job', json: asyncResourceUpdateView } },
-        errors: [404],
       },
       hostile: [{ path: '/api/v4/async_resource_updates/00000000-0000-4000-8000-000000000000.json' }],
       handler: ({ send }) => showResourceUpdate(send),

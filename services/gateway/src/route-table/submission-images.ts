@@ -1,15 +1,14 @@
 import type { OperationSpec } from '../openapi/operation';
 import { checkSubmissionImageMd5, downloadSubmissionImage, submissionImageMd5, uploadSubmissionImage } from '../routes/submission-images';
-import type { RouteArea, RouteDeclaration } from './declaration';
+import { declareArea, type RouteSpec } from './declare';
 import { pathIds } from './path-ids';
 
 const identifierSchema = { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^\\s/\\\\]+$' };
 
-const upload = (path: string, summary: string): RouteDeclaration => ({
+const upload = (path: string, summary: string): RouteSpec => ({
   method: 'post',
   path,
   suffixes: '.json',
-  pathIds: [pathIds.deviceRef],
   body: 'SUBMISSION_IMAGE_MAX_BYTES',
   openapi: {
     summary,
@@ -34,11 +33,11 @@ const upload = (path: string, summary: string): RouteDeclaration => ({
  * Content-Type, read up to SUBMISSION_IMAGE_MAX_BYTES after authentication (create-app.ts
  * mounts them before the global parser). Another organization's device or image is 404.
  */
-export const submissionImages: RouteArea = {
+export const submissionImages = declareArea({
   name: 'submission-images',
   mount: '',
-  auth: 'apiToken',
   tag: 'Submission images',
+  suffixes: 'none',
   routes: [
     {
       ...upload('/api/v3/devices/:deviceRef/submission_images', "Upload an image of a device's submission"),
@@ -51,17 +50,13 @@ export const submissionImages: RouteArea = {
     {
       method: 'get',
       path: '/api/v3/devices/:deviceRef/submission_images/:imageIdentifier/get_md5',
-      suffixes: 'none',
-      pathIds: [pathIds.deviceRef],
-      openapi: { summary: 'The MD5 of the image as stored', answers: { 200: { description: 'The MD5', other: { 'text/plain': '32 lower-case hexadecimal digits' } } }, errors: [404] },
+      openapi: { summary: 'The MD5 of the image as stored', answers: { 200: { description: 'The MD5', other: { 'text/plain': '32 lower-case hexadecimal digits' } } } },
       hostile: [{ path: '/api/v3/devices/:deviceRef/submission_images/battery/get_md5' }],
       handler: ({ send }) => submissionImageMd5(send),
     },
     {
       method: 'post',
       path: '/api/v3/devices/:deviceRef/submission_images/:imageIdentifier/get_md5',
-      suffixes: 'none',
-      pathIds: [pathIds.deviceRef],
       body: 'SUBMISSION_IMAGE_MAX_BYTES',
       openapi: {
         summary: 'The docs\' example of get_md5: the bytes checked against the stored image',
@@ -76,7 +71,6 @@ export const submissionImages: RouteArea = {
     {
       method: 'get',
       path: '/api/v3/download_submission_image',
-      suffixes: 'none',
       openapi: {
         summary: 'A submission image\'s bytes by its uuid (birt_service.md)',
         query: { uuid: { schema: { type: 'string', format: 'uuid' }, description: 'The image\'s uuid, as its upload\'s Location names it (required)' } },
@@ -87,4 +81,4 @@ export const submissionImages: RouteArea = {
       handler: ({ fetchWithAttachment }) => downloadSubmissionImage(fetchWithAttachment),
     },
   ],
-};
+});

@@ -3,7 +3,7 @@ import { listFormSubmissionsPayload } from '@formcast/contracts';
 import { fieldOf } from '../openapi/json-schema';
 import { authorsAnswer, authorsQuery, submissionDatabasePageView } from '../openapi/views';
 import { authorsRoute, showSubmission, submissionDatabase, submitForDevice } from '../routes/submissions';
-import type { RouteArea } from './declaration';
+import { declareArea } from './declare';
 import { pathIds } from './path-ids';
 
 const query = (name: string, description: string) => ({ schema: fieldOf(listFormSubmissionsPayload, name), description });
@@ -14,17 +14,14 @@ const query = (name: string, description: string) => ({ schema: fieldOf(listForm
  * instance (v3), and the submissions database API of a form. Another organization's device,
  * form or submission is 404, as everywhere.
  */
-export const submissions: RouteArea = {
+export const submissions = declareArea({
   name: 'submissions',
   mount: '',
-  auth: 'apiToken',
   tag: 'Submissions',
   routes: [
     {
       method: 'post',
       path: '/api/v3/devices/:deviceRef/submissions',
-      suffixes: '.json|.xml',
-      pathIds: [pathIds.deviceRef],
       body: 'BODY_LIMIT_BYTES',
       openapi: {
         summary: 'Submit a form on behalf of a device',
@@ -57,7 +54,6 @@ export const submissions: RouteArea = {
     {
       method: 'get',
       path: '/api/v3/submission_authors',
-      suffixes: '.json|.xml',
       openapi: {
         summary: 'The possible authors of submissions: the organization\'s approved devices',
         query: authorsQuery,
@@ -82,7 +78,6 @@ export const submissions: RouteArea = {
             xml: '`<instance xmlns="<form namespace>" xmlns:dm="…" submissionIdentifier submittingDevice writeTime formVersion dm:submit_time dm:form dm:form_id dm:form_version dm:submitting_device><question>answer</question>…</instance>`',
           },
         },
-        errors: [404],
       },
       hostile: [{ path: '/api/v3/submissions/1.xml' }],
       handler: ({ send }) => showSubmission(send),
@@ -91,7 +86,6 @@ export const submissions: RouteArea = {
       method: 'get',
       path: '/api/forms/:formId/device_magic_database',
       suffixes: '.json',
-      pathIds: [pathIds.form],
       openapi: {
         summary: 'A page of the form\'s submissions, oldest first (the submissions database API)',
         query: {
@@ -112,4 +106,4 @@ export const submissions: RouteArea = {
       handler: ({ send }) => submissionDatabase(send),
     },
   ],
-};
+});
