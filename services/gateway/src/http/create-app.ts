@@ -6,6 +6,7 @@ import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
 import { adminOrganizationScope } from '../routes/admin';
 import { admin, resources, resourcesV3, resourcesV4, submissionImages, enrollment, deviceSide, submissions, clients, destinations, dispatches, organizationDispatches, devicesFirstGeneration, devicesSecondGeneration, devicesSecondGenerationV2, formLocks, forms, groupsFirstGeneration, organizationOneshots, remoteConnections, groupsSecondGeneration, groupsSecondGenerationV2, reports, routerOf, type RouteTableDeps } from '../route-table';
+import { gatedRouter } from './path-gate';
 import { readResourceBody } from '../routes/resources';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
@@ -79,8 +80,8 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(watchRequestBodies(options.timeouts ?? defaultHttpTimeouts, options.bodyLimitBytes));
   // After the body watch (a shed request's body is drained as any refused one), before any work.
   if (options.loadShedding) app.use(options.loadShedding.middleware);
-  app.use(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true)));
-  app.use(openApiRoutes());
+  app.use(gatedRouter(healthRoutes(async () => bus.isReady() && (options.isReady ? await options.isReady() : true))));
+  app.use(gatedRouter(openApiRoutes()));
   app.use(refuseUnwritableUrl);
   app.use('/console', consoleStatic());
   // Before any route, its authentication or its body: a `.JSON` is `.json`, a `.foo` is 404 here.
