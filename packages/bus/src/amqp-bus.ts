@@ -6,6 +6,7 @@ import { AmqpCommandRequester } from './amqp/command-requester';
 import { AmqpCommandServer } from './amqp/command-server';
 import { AmqpDeadLetters } from './amqp/dead-letter-queue';
 import { AmqpEventConsumer } from './amqp/event-consumer';
+import { RunningLimit } from './amqp/running-limit';
 import { AmqpEventPublisher } from './amqp/event-publisher';
 import type { QueueConsumer, QueueConsumerDeps } from './amqp/queue-consumer';
 import { topologyFor, type Topology } from './amqp/topology';
@@ -30,6 +31,13 @@ export interface AmqpBusOptions extends BusOptions {
    * a flood's waiting ones.
    */
   commandPrefetch?: number;
+  /**
+   * Events per service taken from the queue beyond `prefetch` only to wait in their
+   * organization's line (fair service), so another organization's event that far behind one
+   * organization's backlog is served without republishing the backlog (default 1024, BUS_EVENT_LOOK_AHEAD; none
+   * when `eventsPerOrganization` is 0).
+   */
+  eventLookAhead?: number;
   /** Shown by RabbitMQ for this connection, e.g. the service and pod name. */
   connectionName?: string;
   /** Attempts at the first connection before start() fails (default 10, about 25 s). */
@@ -42,6 +50,9 @@ export interface AmqpBusOptions extends BusOptions {
    */
   maxMessageBytes?: number;
 }
+
+/** AmqpBusOptions.eventLookAhead's default. */
+export const defaultEventLookAhead = 1024;
 
 type State = 'new' | 'started' | 'closing' | 'closed';
 
@@ -64,6 +75,7 @@ export class AmqpBus implements Bus {
   private readonly commandPrefetch: number;
   private readonly commandGates: OrganizationGates;
   private readonly eventGates: OrganizationGates;
+  private readonly eventLookAhead: number;
   /** Bindings and consumers being set up, so a request right after handleCommand finds them. */
   private readonly registrations = new InFlight();
   private state: State = 'new';
@@ -87,6 +99,7 @@ export class AmqpBus implements Bus {
     this.commandPrefetch = options.commandPrefetch ?? this.consumerDeps.prefetch;
     this.commandGates = new OrganizationGates(this.options.commandsPerOrganization);
     this.eventGates = new OrganizationGates(this.options.eventsPerOrganization);
+    this.eventLookAhead = this.options.eventsPerOrganization > 0 ? (options.eventLookAhead ?? defaultEventLookAhead) : 0;
   }
 
   handleCommand(service: string, type: string, handler: CommandHandler): void {
@@ -99,7 +112,14 @@ export class AmqpBus implements Bus {
 
   subscribe(service: string, type: string, handler: EventHandler): void {
     this.addHandler(this.eventConsumers, service, type, this.instrumentation.eventHandler(service, type, this.tracing.eventHandler(service, handler)), () =>
-      new AmqpEventConsumer(service, { ...this.consumerDeps, options: this.options, publisher: this.publisher, gate: this.eventGates.of(service) }),
+      new AmqpEventConsumer(service, {
+        ...this.consumerDeps,
+        prefetch: this.consumerDeps.prefetch + this.eventLookAhead,
+        running: new RunningLimit(this.consumerDeps.prefetch),
+        options: this.options,
+        publisher: this.publisher,
+        gate: this.eventGates.of(service),
+      }),
     );
   }
 

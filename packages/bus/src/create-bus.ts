@@ -11,14 +11,16 @@ export interface CreateBusOptions extends BusOptions {
   prefetch?: number;
   /** AMQP only: unacknowledged commands per service (default: `prefetch`). */
   commandPrefetch?: number;
+  /** AMQP only: events taken beyond `prefetch`, waiting in their organization's line, so another organization's event behind a backlog is seen (default 1024; 0 with eventsPerOrganization 0). */
+  eventLookAhead?: number;
   /** AMQP only: the name RabbitMQ shows for the connection. */
   connectionName?: string;
   /** AMQP only: the first part of every exchange and queue name (default `formcast`). */
   prefix?: string;
 }
 
-export function createBus({ amqpUrl, prefetch, commandPrefetch, connectionName, prefix, ...options }: CreateBusOptions = {}): Bus {
+export function createBus({ amqpUrl, prefetch, commandPrefetch, eventLookAhead, connectionName, prefix, ...options }: CreateBusOptions = {}): Bus {
   return amqpUrl
-    ? new AmqpBus({ ...options, url: amqpUrl, prefetch, commandPrefetch, connectionName, prefix })
+    ? new AmqpBus({ ...options, url: amqpUrl, prefetch, commandPrefetch, eventLookAhead, connectionName, prefix })
     : new InProcessBus(options);
 }

@@ -72,6 +72,64 @@ describeWithBroker('AmqpBus', () => {
 
   describeBusContract('AmqpBus', async (overrides = {}) => newBus(overrides));
   describeFairServiceContract('AmqpBus', async (options) => newBus({ ...options, prefetch: 32, commandPrefetch: 64 }));
+  // Without look-ahead the backlog is passed only by sending its events to the back of the queue.
+  describeFairServiceContract('AmqpBus without look-ahead', async (options) => newBus({ ...options, prefetch: 32, commandPrefetch: 64, eventLookAhead: 0 }));
+
+  describe('fair service look-ahead', () => {
+    const opened: AmqpBus[] = [];
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((bus) => bus.close()));
+    });
+
+    it("handles one organization's backlog within the look-ahead in the order published: none is sent to the back", async () => {
+      const service = uniqueName('lookahead');
+      const type = uniqueName('happened');
+      const started: string[] = [];
+      const bus = newBus({ prefetch: 8, eventsPerOrganization: 2, eventLookAhead: 200 });
+      opened.push(bus);
+      bus.subscribe(service, type, async (event) => {
+        started.push(event.id);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      });
+      await bus.start();
+      const backlog = Array.from({ length: 150 }, () => createEnvelope(type, {}, { orgId: 1 }));
+      await Promise.all(backlog.map((event) => bus.publish(event)));
+
+      await waitFor(() => started.length === backlog.length, { description: 'the whole backlog', timeoutMs: 20_000 });
+      expect(started).toEqual(backlog.map((event) => event.id));
+    });
+
+    it('runs at most `prefetch` handlers of all organizations at once while more wait in the look-ahead', async () => {
+      const service = uniqueName('lookahead');
+      const type = uniqueName('happened');
+      const release = gate();
+      let running = 0;
+      let most = 0;
+      let handled = 0;
+      const bus = newBus({ prefetch: 4, eventsPerOrganization: 2, eventLookAhead: 100 });
+      opened.push(bus);
+      bus.subscribe(service, type, async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await release.opened;
+        running -= 1;
+        handled += 1;
+      });
+      await bus.start();
+      const events = Array.from({ length: 30 }, (_, i) => createEnvelope(type, {}, { orgId: 1 + (i % 10) }));
+      await Promise.all(events.map((event) => bus.publish(event)));
+
+      try {
+        await waitFor(() => running >= 4, { description: 'four handlers under way' });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(running).toBe(4);
+      } finally {
+        release.open();
+      }
+      await waitFor(() => handled === events.length, { description: 'every event' });
+      expect(most).toBe(4);
+    });
+  });
   describeBusMetricsContract('AmqpBus', async () => newBus());
   describeBusTracingContract('AmqpBus', async () => newBus());
 
