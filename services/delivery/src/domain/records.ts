@@ -52,6 +52,15 @@ export interface Destination {
   updatedAt: string;
 }
 
+/**
+ * What a submission event needs of an active destination to make its delivery: no secrets,
+ * no format parameters, and a transport's parameters only when they shape the body
+ * (dispatch). A Destination is one.
+ */
+export type SubmissionTarget = Pick<Destination, 'id' | 'orgId' | 'formId' | 'format'> & {
+  transport: { type: 'http_transport' | 'email_transport' } | Extract<DestinationTransportSettings, { type: 'dispatch_transport' }>;
+};
+
 /** What a new destination is made of; the store gives it its id and times. */
 export type NewDestination = Pick<Destination, 'orgId' | 'formId' | 'description' | 'format' | 'formatParameters' | 'transport' | 'secrets'>;
 

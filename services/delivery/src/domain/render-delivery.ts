@@ -3,7 +3,7 @@ import type { SubmissionReceivedPayload } from '@formcast/contracts';
 import { dispatchOneshot } from './dispatch-mapping';
 import { submissionContentType } from './email-message';
 import { jsonBody } from './json-body';
-import type { Destination, NewDelivery } from './records';
+import type { NewDelivery, SubmissionTarget } from './records';
 import { xmlBody } from './xml-body';
 
 /** A `webhook-id` as Svix gives them: `msg_` and a random id; fixed for the delivery's life. */
@@ -12,7 +12,7 @@ export function newWebhookId(): string {
 }
 
 /** What the destination sends for this submission, rendered once, when the delivery is made. */
-export function renderBody(submission: SubmissionReceivedPayload, destination: Destination): { contentType: string; body: string } {
+export function renderBody(submission: SubmissionReceivedPayload, destination: SubmissionTarget): { contentType: string; body: string } {
   // Rendered at the first attempt, on a worker thread (render/render-pool.ts), from the submission kept here.
   // A document (email, or a PDF or .docx over HTTP) is rendered from the submission kept here.
   if (destination.transport.type === 'email_transport' || destination.format === 'pdf_format' || destination.format === 'word_format') {
@@ -25,7 +25,7 @@ export function renderBody(submission: SubmissionReceivedPayload, destination: D
   return { contentType: 'application/json', body: jsonBody(submission) };
 }
 
-export function newDelivery(submission: SubmissionReceivedPayload, destination: Destination): NewDelivery {
+export function newDelivery(submission: SubmissionReceivedPayload, destination: SubmissionTarget): NewDelivery {
   return {
     orgId: destination.orgId,
     formId: destination.formId,

@@ -10,6 +10,7 @@ import type {
   DestinationChange,
   NewDelivery,
   NewDestination,
+  SubmissionTarget,
 } from '../domain/records';
 
 /** A delivery taken by one worker for one attempt, with its destination as it is now. */
@@ -58,8 +59,12 @@ export interface DestinationStore {
    * form has none (the event came again).
    */
   deleteFormDestinations(orgId: number, formId: number): Promise<number>;
-  /** The active destinations of a form, ascending by id: where its submissions go. */
-  activeDestinations(orgId: number, formId: number): Promise<Destination[]>;
+  /**
+   * The active destinations of a form, ascending by id: where its submissions go. Read with
+   * only what a delivery is made of (issue 24: the whole record, secrets opened, on every
+   * submission event).
+   */
+  activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]>;
   /**
    * Seals with the current key every signing secret stored in clear (before secrets were
    * sealed) or under the previous key (a key rotation); returns how many destinations it

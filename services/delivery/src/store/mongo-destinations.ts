@@ -1,7 +1,8 @@
 import { isMongoDuplicateKey, nextMongoId } from '@formcast/storage';
 import type { ClientSession } from 'mongoose';
 import type { DestinationHealthChange } from '../domain/attempt-outcome';
-import type { Destination, DestinationChange, NewDestination } from '../domain/records';
+import type { Destination, DestinationChange, NewDestination, SubmissionTarget } from '../domain/records';
+import { targetTransport } from '../domain/submission-target';
 import { rotateSecrets } from '../domain/signing-secrets';
 import { needSealing, openSigningSecrets, sealSigningSecrets, sealTransport } from '../secrets';
 import type { DestinationStore } from './delivery-store';
@@ -177,10 +178,18 @@ export class MongoDestinations extends MongoDeliveryPart implements DestinationS
     return deleted;
   }
 
-  async activeDestinations(orgId: number, formId: number): Promise<Destination[]> {
+  async activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]> {
     await this.ready;
-    const docs = await this.models.Destination.find({ orgId, formId, active: true }).sort({ _id: 1 }).lean<DestinationDoc[]>();
-    return docs.map((doc) => this.fromDoc(doc));
+    const docs = await this.models.Destination.find({ orgId, formId, active: true }, { orgId: 1, formId: 1, format: 1, transportType: 1, transportParameters: 1 })
+      .sort({ _id: 1 })
+      .lean<Array<Pick<DestinationDoc, '_id' | 'orgId' | 'formId' | 'format' | 'transportType' | 'transportParameters'>>>();
+    return docs.map((doc) => ({
+      id: doc._id,
+      orgId: doc.orgId,
+      formId: doc.formId,
+      format: doc.format,
+      transport: targetTransport(doc.transportType, doc.transportParameters),
+    }));
   }
 
   /**

@@ -1,7 +1,17 @@
 import type { DeactivationReason, DeliveryStatus, DestinationFormat } from '@formcast/contracts';
 import type { SecretCipher } from '../secrets';
 import { openSigningSecrets, openTransport } from '../secrets';
-import type { Delivery, DeliveryAttempt, Destination, DestinationTransportSettings, FormatParameters, RetiredSecret, SigningSecrets } from '../domain/records';
+import { targetTransport } from '../domain/submission-target';
+import type {
+  Delivery,
+  DeliveryAttempt,
+  Destination,
+  DestinationTransportSettings,
+  FormatParameters,
+  RetiredSecret,
+  SigningSecrets,
+  SubmissionTarget,
+} from '../domain/records';
 
 export interface DestinationRow {
   id: number;
@@ -46,6 +56,15 @@ export function toDestination(row: DestinationRow, cipher: SecretCipher): Destin
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+export type SubmissionTargetRow = Pick<DestinationRow, 'id' | 'org_id' | 'form_id' | 'format' | 'transport_type'> & {
+  /** Read only for a dispatch transport (NULL otherwise). */
+  transport_parameters: string | null;
+};
+
+export function toSubmissionTarget(row: SubmissionTargetRow): SubmissionTarget {
+  return { id: row.id, orgId: row.org_id, formId: row.form_id, format: row.format as DestinationFormat, transport: targetTransport(row.transport_type, row.transport_parameters) };
 }
 
 /** A destination row's secrets as stored (sealed). */

@@ -1,10 +1,10 @@
 import { nextSqliteId, type SqliteDatabase, type SqliteQueries } from '@formcast/storage';
 import type { DestinationStore } from './delivery-store';
 import type { DestinationHealthChange } from '../domain/attempt-outcome';
-import type { Destination, DestinationChange, NewDestination } from '../domain/records';
+import type { Destination, DestinationChange, NewDestination, SubmissionTarget } from '../domain/records';
 import { rotateSecrets } from '../domain/signing-secrets';
 import { needSealing, openSigningSecrets, sealSigningSecrets, sealTransport, type SecretCipher } from '../secrets';
-import { storedSecrets, toDestination, type DestinationRow } from './sqlite-delivery-rows';
+import { storedSecrets, toDestination, toSubmissionTarget, type DestinationRow, type SubmissionTargetRow } from './sqlite-delivery-rows';
 import { destinationNotFound } from './store-errors';
 
 /**
@@ -147,10 +147,16 @@ export class SqliteDestinations implements DestinationStore {
     );
   }
 
-  async activeDestinations(orgId: number, formId: number): Promise<Destination[]> {
+  async activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]> {
     return this.sql
-      .all<DestinationRow>('SELECT * FROM destinations WHERE org_id = ? AND form_id = ? AND active = 1 ORDER BY id', orgId, formId)
-      .map((row) => toDestination(row, this.cipher));
+      .all<SubmissionTargetRow>(
+        `SELECT id, org_id, form_id, format, transport_type,
+                CASE WHEN transport_type = 'dispatch_transport' THEN transport_parameters END AS transport_parameters
+         FROM destinations WHERE org_id = ? AND form_id = ? AND active = 1 ORDER BY id`,
+        orgId,
+        formId,
+      )
+      .map(toSubmissionTarget);
   }
 
   async sealSecrets(): Promise<number> {

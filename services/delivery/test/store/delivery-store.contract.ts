@@ -362,6 +362,32 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(logged!.attempts.map((a) => a.durationMs)).toEqual(Array.from({ length: attemptsKeptPerDelivery }, (_, i) => i + 3));
     });
 
+    it('reads the active destinations of a form with what a delivery is made of: no secrets, a transport\'s parameters only for a dispatch', async () => {
+      const http = await createDestination();
+      const dispatch = await createDestination({
+        format: 'xml_format',
+        transport: { type: 'dispatch_transport', parameters: { form_namespace: 'http://example.com/xforms/follow-up', field_map: { client: 'customer' } } },
+      });
+      const email = await createDestination({
+        format: 'pdf_format',
+        transport: { type: 'email_transport', parameters: { to_addresses: 'office@example.com', via_custom_smtp: true, smtp_address: 'mail.example.com', password: 'hunter2' } },
+      });
+      await createDestination({ formId: otherFormId });
+      const off = await createDestination();
+      await store.destinations.updateDestination(orgId, formId, off.id, { active: false });
+      expect(await store.destinations.activeDestinations(orgId, formId)).toEqual([
+        { id: http.id, orgId, formId, format: 'json_format', transport: { type: 'http_transport' } },
+        {
+          id: dispatch.id,
+          orgId,
+          formId,
+          format: 'xml_format',
+          transport: { type: 'dispatch_transport', parameters: { form_namespace: 'http://example.com/xforms/follow-up', field_map: { client: 'customer' } } },
+        },
+        { id: email.id, orgId, formId, format: 'pdf_format', transport: { type: 'email_transport' } },
+      ]);
+    });
+
     it('deactivates a destination on 410, holding its pending deliveries until it is active again', async () => {
       const destination = await createDestination();
       const other = await createDestination();
