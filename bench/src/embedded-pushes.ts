@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setUpOrganization } from './api';
@@ -7,6 +7,15 @@ import { freePort } from './children';
 import { repoRoot } from './config';
 import { oneshotBody, pushPath } from './request-shape';
 import { adminToken, benchRateLimits } from './systems';
+
+/** bin/formcast-node's exported environment and the flags it execs node with (the one place that holds them). */
+const launcher = (() => {
+  const text = readFileSync(join(repoRoot, 'bin/formcast-node'), 'utf8');
+  const env = Object.fromEntries([...text.matchAll(/^export (\w+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+  const flags = /^exec node (.*) "\$@"$/m.exec(text)?.[1]?.split(' ').filter(Boolean);
+  if (!flags) throw new Error('bin/formcast-node: no `exec node … "$@"` line to read the flags from');
+  return { env, flags };
+})();
 
 /** An embedded process started under a tool (callgrind, strace), with pushes to send it as S1 sends them. */
 export interface EmbeddedUnderTool {
@@ -18,8 +27,9 @@ export interface EmbeddedUnderTool {
 
 /**
  * services/embedded/dist/main.js with S1's settings (`settings`, NAME=value, added), started
- * as `[...wrapper, 'node', ...nodeFlags, main.js]` (NODE_FLAGS replaces bin/formcast-node's
- * --max-semi-space-size=4), ready and set up: one organization, 50 devices, S1's template.
+ * as `[...wrapper, 'node', ...nodeFlags, main.js]` with bin/formcast-node's environment and
+ * flags read from it (NODE_FLAGS replaces its flags), ready and set up: one organization, 50
+ * devices, S1's template. Not through the launcher itself: a tool would then watch its shell.
  */
 export async function startEmbeddedUnder(wrapper: string[], settings: string[]): Promise<EmbeddedUnderTool> {
   const dir = mkdtempSync(join(tmpdir(), 'formcast-embedded-tool-'));
@@ -27,7 +37,7 @@ export async function startEmbeddedUnder(wrapper: string[], settings: string[]):
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     NODE_ENV: 'production',
-    MALLOC_MMAP_THRESHOLD_: '131072',
+    ...launcher.env,
     PORT: String(port),
     DATA_DIR: dir,
     ADMIN_TOKEN: adminToken,
@@ -40,7 +50,7 @@ export async function startEmbeddedUnder(wrapper: string[], settings: string[]):
     const at = setting.indexOf('=');
     env[setting.slice(0, at)] = setting.slice(at + 1);
   }
-  const nodeFlags = (env.NODE_FLAGS ?? '--max-semi-space-size=4').split(' ').filter(Boolean);
+  const nodeFlags = env.NODE_FLAGS === undefined ? launcher.flags : env.NODE_FLAGS.split(' ').filter(Boolean);
   const [command, ...args] = [...wrapper, 'node', ...nodeFlags, join(repoRoot, 'services/embedded/dist/main.js')];
   const child = spawn(command!, args, { env, stdio: 'ignore' });
   const stop = async () => {

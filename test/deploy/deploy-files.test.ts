@@ -132,7 +132,7 @@ describe('root package.json', () => {
 describe('the bench', () => {
   it('starts every Formcast process through the launcher, and spells no flag of its own', () => {
     const systems = read('bench/src/systems.ts');
-    expect(systems).toMatch(/startNode\(name, script, env, \{ formcast: true \}\)/);
+    expect(systems).toMatch(/startNode\(name, script, (env|\{ \.\.\.env, \.\.\.config\.serviceEnv \}), \{ formcast: true \}\)/);
     expect(read('bench/src/children.ts')).toContain(`'${launcher}'`);
     for (const file of readdirSync(join(root, 'bench/src'))) {
       if (file.endsWith('.ts')) expect(read(`bench/src/${file}`)).not.toMatch(/MALLOC_MMAP|--max-semi-space-size/);
