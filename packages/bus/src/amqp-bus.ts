@@ -34,7 +34,7 @@ export interface AmqpBusOptions extends BusOptions {
   /**
    * Events per service taken from the queue beyond `prefetch` only to wait in their
    * organization's line (fair service), so another organization's event that far behind one
-   * organization's backlog is served without republishing the backlog (default 1024, BUS_EVENT_LOOK_AHEAD; none
+   * organization's backlog is served without republishing the backlog (default 4096, BUS_EVENT_LOOK_AHEAD; none
    * when `eventsPerOrganization` is 0).
    */
   eventLookAhead?: number;
@@ -52,7 +52,7 @@ export interface AmqpBusOptions extends BusOptions {
 }
 
 /** AmqpBusOptions.eventLookAhead's default. */
-export const defaultEventLookAhead = 1024;
+export const defaultEventLookAhead = 4096;
 
 type State = 'new' | 'started' | 'closing' | 'closed';
 

@@ -11,7 +11,7 @@ export interface CreateBusOptions extends BusOptions {
   prefetch?: number;
   /** AMQP only: unacknowledged commands per service (default: `prefetch`). */
   commandPrefetch?: number;
-  /** AMQP only: events taken beyond `prefetch`, waiting in their organization's line, so another organization's event behind a backlog is seen (default 1024; 0 with eventsPerOrganization 0). */
+  /** AMQP only: events taken beyond `prefetch`, waiting in their organization's line, so another organization's event behind a backlog is seen (default 4096; 0 with eventsPerOrganization 0). */
   eventLookAhead?: number;
   /** AMQP only: the name RabbitMQ shows for the connection. */
   connectionName?: string;

@@ -43,7 +43,7 @@ export const pressureSettings = {
   /** BUS_EVENTS_PER_ORGANIZATION: events of one organization a consuming service process handles at once; more wait behind their own (0: no cap). */
   BUS_EVENTS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
   /** BUS_EVENT_LOOK_AHEAD: RabbitMQ only: events a consuming process takes beyond its prefetch, held in their organization's line, so another organization's event behind a backlog is served without sending the backlog round the broker. */
-  BUS_EVENT_LOOK_AHEAD: z.coerce.number().int().min(0).max(65_535).default(1024),
+  BUS_EVENT_LOOK_AHEAD: z.coerce.number().int().min(0).max(65_535).default(4096),
   /** BUS_COMMAND_PREFETCH: RabbitMQ only: commands a service process takes from its queue at once, so others' pass a flood's waiting ones. */
   BUS_COMMAND_PREFETCH: z.coerce.number().int().min(1).max(65_535).default(256),
   /** SHED_EVENT_LOOP_DELAY_MS: past this event-loop delay (p99 over SHED_SAMPLE_INTERVAL_MS), new requests are 503 at once (0: never). */
