@@ -57,11 +57,12 @@ export class RetryAlarm {
   private fire(): void {
     this.timer = null;
     this.settingFor = null;
-    const now = this.now();
+    // Timers may fire a little early by the clock: then the earliest time (and every time
+    // equal to it) still counts as come, so times that fall together ring once.
+    const now = Math.max(this.now(), this.times[0] ?? 0);
     let due = 0;
     while (due < this.times.length && this.times[due]! <= now) due += 1;
-    // Timers may fire a little early by the clock: then the earliest still counts as rung.
-    this.times.splice(0, Math.max(due, 1));
+    this.times.splice(0, due);
     this.ring();
     this.set();
   }

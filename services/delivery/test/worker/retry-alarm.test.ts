@@ -39,6 +39,24 @@ describe('RetryAlarm', () => {
     }
   });
 
+  it('rings once for times that fall together even when its timer fires early by the clock', async () => {
+    let rings = 0;
+    let clock = 0;
+    const alarm = new RetryAlarm(() => (rings += 1), () => clock);
+    try {
+      alarm.add(30);
+      alarm.add(30);
+      // By the time the timer fires, the clock reads a little short of 30 (timers and the
+      // wall clock drift apart): the two times still ring once, not once each.
+      clock = 29;
+      await sleep(100);
+      expect(rings).toBe(1);
+      expect(alarm.pending).toBe(0);
+    } finally {
+      alarm.clear();
+    }
+  });
+
   it('keeps the earliest times up to its capacity, and rings no more once cleared', async () => {
     let rings = 0;
     const alarm = new RetryAlarm(() => (rings += 1), Date.now, 2);
