@@ -8,3 +8,4 @@ export * from './running-service';
 export * from './heap-growth';
 export * from './all-in-order';
 export * from './repeating-task';
+export * from './expiring-cache';

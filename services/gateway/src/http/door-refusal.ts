@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Request, Response } from 'express';
+import { ExpiringCache } from '@formcast/platform';
 
 /**
  * Refusing a request at the door (load-shedding.ts): as soon as its headers are read, before
@@ -51,31 +52,25 @@ export function refuseAtTheDoor(res: Response, message: string): void {
  * its organization is over its bound, never let in.
  */
 export class KnownAuthorizations {
-  private readonly organizations = new Map<string, { orgId: number; learnedAt: number }>();
+  private readonly organizations: ExpiringCache<string, number>;
 
   constructor(
-    private readonly capacity = 10_000,
+    capacity = 10_000,
     private readonly ttlMs = 5_000,
-  ) {}
+  ) {
+    this.organizations = new ExpiringCache({ ttlMs, maxEntries: capacity });
+  }
 
   learn(authorization: string | undefined, orgId: number): void {
     if (authorization === undefined) return;
     const key = hash('sha256', authorization, 'base64');
-    const known = this.organizations.get(key);
-    const now = performance.now();
-    if (known && known.orgId === orgId && now - known.learnedAt < this.ttlMs / 2) return;
-    this.organizations.delete(key);
-    if (this.organizations.size >= this.capacity) this.organizations.delete(this.organizations.keys().next().value!);
-    this.organizations.set(key, { orgId, learnedAt: now });
+    // Learned again only past half its time: a flood's every request would otherwise churn the map.
+    if (this.organizations.get(key) === orgId && this.organizations.remainingMs(key) > this.ttlMs / 2) return;
+    this.organizations.set(key, orgId);
   }
 
   organizationOf(authorization: string | undefined): number | undefined {
     if (authorization === undefined) return undefined;
-    const key = hash('sha256', authorization, 'base64');
-    const known = this.organizations.get(key);
-    if (!known) return undefined;
-    if (performance.now() - known.learnedAt < this.ttlMs) return known.orgId;
-    this.organizations.delete(key);
-    return undefined;
+    return this.organizations.get(hash('sha256', authorization, 'base64'));
   }
 }

@@ -1,7 +1,4 @@
-interface Entry {
-  orgId: number;
-  expiresAt: number;
-}
+import { ExpiringCache } from '@formcast/platform';
 
 /**
  * API token hash → organization, for a few seconds, so an integrator's stream of requests
@@ -10,24 +7,21 @@ interface Entry {
  * with several gateway replicas the others may accept the token for up to `ttlMs` more.
  */
 export class TokenCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly organizations: ExpiringCache<string, number>;
 
-  constructor(private readonly options: { ttlMs: number; maxEntries: number }) {}
+  constructor(options: { ttlMs: number; maxEntries: number }) {
+    this.organizations = new ExpiringCache(options);
+  }
 
   get(tokenHash: string): number | undefined {
-    const entry = this.entries.get(tokenHash);
-    if (!entry) return undefined;
-    if (entry.expiresAt > Date.now()) return entry.orgId;
-    this.entries.delete(tokenHash);
-    return undefined;
+    return this.organizations.get(tokenHash);
   }
 
   set(tokenHash: string, orgId: number): void {
-    if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(tokenHash, { orgId, expiresAt: Date.now() + this.options.ttlMs });
+    this.organizations.set(tokenHash, orgId);
   }
 
   forgetOrganization(orgId: number): void {
-    for (const [hash, entry] of this.entries) if (entry.orgId === orgId) this.entries.delete(hash);
+    this.organizations.deleteWhere((known) => known === orgId);
   }
 }

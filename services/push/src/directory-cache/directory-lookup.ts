@@ -1,10 +1,6 @@
 import type { Bus } from '@formcast/bus';
+import { ExpiringCache } from '@formcast/platform';
 import { createEnvelope, directoryCommands, type ResolvedDevice, type ResolvedForm } from '@formcast/contracts';
-
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
-}
 
 /** A template's cache keys: by namespace and by id. */
 const formByNamespace = (orgId: number, namespace: string) => `${orgId}:${namespace}`;
@@ -18,25 +14,29 @@ const formById = (orgId: number, formId: number) => `${orgId}#${formId}`;
  * replicas only one of them receives each one.
  */
 export class DirectoryLookup {
-  private readonly devices = new Map<string, Entry<ResolvedDevice>>();
-  private readonly forms = new Map<string, Entry<ResolvedForm>>();
+  private readonly devices: ExpiringCache<string, ResolvedDevice>;
+  private readonly forms: ExpiringCache<string, ResolvedForm>;
 
   constructor(
     private readonly bus: Bus,
     private readonly options: { ttlMs: number; timeoutMs: number; maxEntries?: number },
-  ) {}
+  ) {
+    const cacheOptions = { ttlMs: options.ttlMs, maxEntries: options.maxEntries ?? 100_000 };
+    this.devices = new ExpiringCache(cacheOptions);
+    this.forms = new ExpiringCache(cacheOptions);
+  }
 
   async device(orgId: number, ref: string, requestId: string): Promise<ResolvedDevice> {
     const key = `${orgId}:${ref}`;
-    const cached = this.fresh(this.devices, key);
+    const cached = this.devices.get(key);
     if (cached) return cached;
     const device = await this.bus.request<ResolvedDevice>(
       createEnvelope(directoryCommands.resolveDevice, { ref }, { orgId, requestId }),
       { timeoutMs: this.options.timeoutMs },
     );
-    this.remember(this.devices, key, device);
-    this.remember(this.devices, `${orgId}:${device.id}`, device);
-    this.remember(this.devices, `${orgId}:${device.identifier}`, device);
+    this.devices.set(key, device);
+    this.devices.set(`${orgId}:${device.id}`, device);
+    this.devices.set(`${orgId}:${device.identifier}`, device);
     return device;
   }
 
@@ -59,27 +59,13 @@ export class DirectoryLookup {
   }
 
   private async resolveForm(orgId: number, key: string, by: { namespace: string } | { formId: number }, requestId: string): Promise<ResolvedForm> {
-    const cached = this.fresh(this.forms, key);
+    const cached = this.forms.get(key);
     if (cached) return cached;
     const form = await this.bus.request<ResolvedForm>(createEnvelope(directoryCommands.resolveForm, by, { orgId, requestId }), {
       timeoutMs: this.options.timeoutMs,
     });
-    this.remember(this.forms, formByNamespace(orgId, form.namespace), form);
-    this.remember(this.forms, formById(orgId, form.id), form);
+    this.forms.set(formByNamespace(orgId, form.namespace), form);
+    this.forms.set(formById(orgId, form.id), form);
     return form;
-  }
-
-  private fresh<T>(map: Map<string, Entry<T>>, key: string): T | undefined {
-    const entry = map.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt > Date.now()) return entry.value;
-    map.delete(key);
-    return undefined;
-  }
-
-  private remember<T>(map: Map<string, Entry<T>>, key: string, value: T): void {
-    const max = this.options.maxEntries ?? 100_000;
-    if (map.size >= max) map.delete(map.keys().next().value!);
-    map.set(key, { value, expiresAt: Date.now() + this.options.ttlMs });
   }
 }
