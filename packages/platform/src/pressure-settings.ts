@@ -48,6 +48,8 @@ export const pressureSettings = {
   BUS_COMMAND_PREFETCH: z.coerce.number().int().min(1).max(65_535).default(256),
   /** SHED_EVENT_LOOP_DELAY_MS: past this event-loop delay (p99 over SHED_SAMPLE_INTERVAL_MS), new requests are 503 at once (0: never). */
   SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
+  /** SHED_REFUSED_CONNECTION_PAUSE_MS: a connection whose request was answered 429 or 503 is read again only this long after (0: at once). */
+  SHED_REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(10_000).default(200),
   /** SHED_SAMPLE_INTERVAL_MS: how often the event-loop delay is read (each reading covers the interval before it). */
   SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
   /** PUSH_MAX_OUTSTANDING_PER_DEVICE: dispatches outstanding on one device at once (scheduled ones too); one more is 422. */

@@ -12,6 +12,7 @@ import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDevi
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
 import { errorHandler } from './error-handler';
+import { pauseRefusedConnections } from './refused-connection-pause';
 import { decideFormatSuffix } from './format-suffix';
 import { useHttpMetrics, type HttpMetricsOptions } from './http-metrics';
 import { useHttpTracing } from './http-tracing';
@@ -137,6 +138,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);
   });
   app.use(pathBeforeBody(bus, commandTimeoutMs));
+  if (options.loadShedding) app.use(pauseRefusedConnections(options.loadShedding.refusedConnectionPauseMs));
   app.use(errorHandler);
   return app;
 }

@@ -2,6 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { recordShed, watchLoad, type ShedReason } from '@formcast/metrics';
 import { AppError, type Settings } from '@formcast/platform';
+import { pauseConnectionAfterAnswer } from './refused-connection-pause';
 import { KnownAuthorizations, neverShed, refusableAtTheDoor, refuseAtTheDoor } from './door-refusal';
 
 export interface LoadSheddingSettings {
@@ -12,6 +13,8 @@ export interface LoadSheddingSettings {
   /** The event-loop delay (p99 of one sampling interval) past which new requests are shed (0: never). */
   maxEventLoopDelayMs: number;
   sampleIntervalMs: number;
+  /** How long a connection whose request was refused (429, 503) goes unread after its answer (0: not at all). */
+  refusedConnectionPauseMs?: number;
 }
 
 export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
@@ -20,6 +23,7 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
     maxInFlightPerOrganization: settings.SHED_MAX_IN_FLIGHT_PER_ORGANIZATION,
     maxEventLoopDelayMs: settings.SHED_EVENT_LOOP_DELAY_MS,
     sampleIntervalMs: settings.SHED_SAMPLE_INTERVAL_MS,
+    refusedConnectionPauseMs: settings.SHED_REFUSED_CONNECTION_PAUSE_MS,
   };
 }
 
@@ -144,8 +148,14 @@ export class LoadShedder {
     const reason = this.reasonAtTheDoor(req, res);
     if (reason === null) return next();
     recordShed(reason);
+    pauseConnectionAfterAnswer(res, this.refusedConnectionPauseMs);
     refuseAtTheDoor(res, shedMessages[reason]);
   };
+
+  /** How long a refused request's connection goes unread after its answer (refused-connection-pause.ts). */
+  get refusedConnectionPauseMs(): number {
+    return this.settings.refusedConnectionPauseMs ?? 0;
+  }
 
   private reasonAtTheDoor(req: Request, res: Response): ShedReason | null {
     const reason = this.reason();
