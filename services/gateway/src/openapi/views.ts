@@ -163,16 +163,16 @@ export const submissionRecordView = viewSchema<SubmissionRecordView>()(
   }),
 );
 
-export const submissionDatabasePageView = viewSchema<SubmissionDatabasePageView>()(
-  z.strictObject({
-    per_page: z.number().int(),
-    current_page: z.number().int(),
-    total_pages: z.number().int(),
-    current_count: z.number().int(),
-    total_count: z.number().int(),
-    submissions: z.array(submissionRecordView),
-  }),
-);
+/** A page's counts, in the real product's shape (the submissions database's page; the delivery log's follows it). */
+const pageCounts = {
+  per_page: z.number().int(),
+  current_page: z.number().int(),
+  total_pages: z.number().int(),
+  current_count: z.number().int(),
+  total_count: z.number().int(),
+};
+
+export const submissionDatabasePageView = viewSchema<SubmissionDatabasePageView>()(z.strictObject({ ...pageCounts, submissions: z.array(submissionRecordView) }));
 
 export const organizationCreatedView = viewSchema<OrganizationCreatedView>()(
   z.strictObject({
@@ -426,14 +426,7 @@ export const deliveryView = viewSchema<DeliveryView>()(
 );
 
 /** The delivery log's page as the gateway answers it (the list view and `current_count`). */
-export const deliveryPageView = z.strictObject({
-  per_page: z.number().int(),
-  current_page: z.number().int(),
-  total_pages: z.number().int(),
-  current_count: z.number().int(),
-  total_count: z.number().int(),
-  deliveries: z.array(deliveryView),
-});
+export const deliveryPageView = z.strictObject({ ...pageCounts, deliveries: z.array(deliveryView) });
 
 export const deadLetterQueueView = viewSchema<DeadLetterQueueView>()(z.strictObject({ queue: z.string(), depth: z.number().int().min(0) }));
 

@@ -1,5 +1,6 @@
 import type { DeviceV2View } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { recordXml } from './record-xml';
 
 /**
  * A device as the second generation shows it (observed-behaviour): underscored names,
@@ -24,10 +25,4 @@ function deviceV2Element(device: DeviceV2View): Record<string, unknown> {
 }
 
 /** `<devices type="array"><device>…</device></devices>` */
-export function renderDevicesV2Xml(devices: DeviceV2View[]): string {
-  return buildXml('devices', xmlArray('device', devices.map(deviceV2Element)));
-}
-
-export function renderDeviceV2Xml(device: DeviceV2View): string {
-  return buildXml('device', deviceV2Element(device));
-}
+export const { list: renderDevicesV2Xml, one: renderDeviceV2Xml } = recordXml('devices', 'device', deviceV2Element);

@@ -1,5 +1,6 @@
 import type { DeviceView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { recordXml } from './record-xml';
 
 /**
  * `<custom-attributes>`: empty as the real product showed it (`<custom-attributes/>`), else
@@ -25,10 +26,4 @@ function deviceElement(device: DeviceView): Record<string, unknown> {
   };
 }
 
-export function renderDevicesXml(devices: DeviceView[]): string {
-  return buildXml('devices', xmlArray('device', devices.map(deviceElement)));
-}
-
-export function renderDeviceXml(device: DeviceView): string {
-  return buildXml('device', deviceElement(device));
-}
+export const { list: renderDevicesXml, one: renderDeviceXml } = recordXml('devices', 'device', deviceElement);

@@ -1,5 +1,6 @@
 import type { DispatchView } from '@formcast/contracts';
-import { buildXml, inputElements, xmlArray, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { inputElements, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { recordXml } from './record-xml';
 
 /** `<t type="dateTime">…</t>`, or `<t type="dateTime" nil="true"/>` when there is none (Rails `to_xml`). */
 function xmlDateTime(value: string | null): Record<string, unknown> {
@@ -35,12 +36,5 @@ function dispatchElement(dispatch: DispatchView): Record<string, unknown> {
   return element;
 }
 
-/** v3 lists: `<dispatches type="array"><dispatch>…</dispatch></dispatches>`. */
-export function renderDispatchesXml(dispatches: DispatchView[]): string {
-  return buildXml('dispatches', xmlArray('dispatch', dispatches.map(dispatchElement)));
-}
-
-/** One dispatch (`GET /api/v3/dispatches/<id>`, and the create and update answers): `<dispatch>…</dispatch>`. */
-export function renderDispatchXml(dispatch: DispatchView): string {
-  return buildXml('dispatch', dispatchElement(dispatch));
-}
+/** v3 lists: `<dispatches type="array"><dispatch>…</dispatch></dispatches>`; one dispatch (`GET /api/v3/dispatches/<id>`, and the create and update answers): `<dispatch>…</dispatch>`. */
+export const { list: renderDispatchesXml, one: renderDispatchXml } = recordXml('dispatches', 'dispatch', dispatchElement);

@@ -1,5 +1,6 @@
 import type { GroupView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger } from '@formcast/xml-writing';
+import { xmlArray, xmlInteger } from '@formcast/xml-writing';
+import { recordXml } from './record-xml';
 
 function groupElement(group: GroupView): Record<string, unknown> {
   return {
@@ -13,10 +14,4 @@ function groupElement(group: GroupView): Record<string, unknown> {
 }
 
 /** `<groups type="array"><group><id/><name/><form_ids><form_id/>…` as spec 4.2, with group.md's `<tags>`. */
-export function renderGroupsXml(groups: GroupView[]): string {
-  return buildXml('groups', xmlArray('group', groups.map(groupElement)));
-}
-
-export function renderGroupXml(group: GroupView): string {
-  return buildXml('group', groupElement(group));
-}
+export const { list: renderGroupsXml, one: renderGroupXml } = recordXml('groups', 'group', groupElement);

@@ -1,5 +1,6 @@
 import type { OneshotCreatedView, OutstandingOneshotView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlInteger } from '@formcast/xml-writing';
+import { buildXml, xmlInteger } from '@formcast/xml-writing';
+import { recordXml } from './record-xml';
 
 /** Spec 2.7: `<oneshot_list><oneshot><id/><namespace/><name/></oneshot></oneshot_list>`. */
 export function renderOneshotListXml(created: OneshotCreatedView[]): string {
@@ -20,10 +21,4 @@ function formElement(o: OutstandingOneshotView): Record<string, unknown> {
 }
 
 /** Spec 2.8: `<forms type="array"><form>…</form></forms>`, Rails style. */
-export function renderOutstandingXml(oneshots: OutstandingOneshotView[]): string {
-  return buildXml('forms', xmlArray('form', oneshots.map(formElement)));
-}
-
-export function renderOutstandingOneXml(oneshot: OutstandingOneshotView): string {
-  return buildXml('form', formElement(oneshot));
-}
+export const { list: renderOutstandingXml, one: renderOutstandingOneXml } = recordXml('forms', 'form', formElement);

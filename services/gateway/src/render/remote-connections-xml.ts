@@ -1,5 +1,6 @@
 import type { DestinationDetailView, DestinationWithSecretView } from '@formcast/contracts';
-import { buildXml, xmlArray, xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { xmlBoolean, xmlInteger, xmlNullableText } from '@formcast/xml-writing';
+import { recordXml } from './record-xml';
 
 /** An http_transport destination as the Connections API shows it; `secret` only on create. */
 export type ConnectionView = DestinationDetailView | DestinationWithSecretView;
@@ -46,10 +47,4 @@ function connectionElement(connection: ConnectionView): Record<string, unknown> 
  * <header_1>value_1</header_1></headers>…`: the request's own names, and what a
  * destination adds (format, active, times; the signing secret once, on create).
  */
-export function renderRemoteConnectionsXml(connections: ConnectionView[]): string {
-  return buildXml('remote_connections', xmlArray('http_connection', connections.map(connectionElement)));
-}
-
-export function renderRemoteConnectionXml(connection: ConnectionView): string {
-  return buildXml('http_connection', connectionElement(connection));
-}
+export const { list: renderRemoteConnectionsXml, one: renderRemoteConnectionXml } = recordXml('remote_connections', 'http_connection', connectionElement);

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { createOrganizationPayload, issueApiTokenPayload } from '@formcast/contracts';
 import { schemaOf } from '../openapi/json-schema';
+import { answerOf } from '../openapi/operation-parts';
 import { apiTokenView, deadLetterQueueView, deadLetterView, enrollmentCodeView, issuedApiTokenView, organizationCreatedView, organizationView } from '../openapi/views';
 import { createOrganization, issueApiToken, listApiTokens, listOrganizations, revokeApiToken, rotateEnrollmentCode } from '../routes/admin';
 import { listDeadLetterQueues, listDeadLetters, oneDeadLetter } from '../routes/admin-dead-letters';
-import { declareArea, revokedAnswer, type RouteSpec } from './declare';
+import { declareArea, type RouteSpec } from './declare';
+import { read, revocation, write } from './route-kinds';
 
 /** The battery's dead letter: a queue that exists, an event id that does not. */
 const someLetter = '/admin/dead_letters/push/00000000-0000-4000-8000-000000000000';
@@ -15,7 +17,7 @@ function oneLetter(method: 'get' | 'post' | 'delete', path: string, action: Para
     method,
     path,
     suffixes: 'none',
-    openapi: { summary, answers: { 200: { description: 'The dead letter', json: z.strictObject({ [action]: deadLetterView }) } } },
+    openapi: { summary, answers: { 200: answerOf('The dead letter', { [action]: deadLetterView }) } },
     hostile: [{ path: hostilePath }],
     handler: ({ deadLetters }) => oneDeadLetter(action)(deadLetters),
   };
@@ -33,24 +35,12 @@ export const admin = declareArea({
   tag: 'Administration',
   suffixes: 'none',
   routes: [
-    {
-      method: 'get',
-      path: '/organizations',
-      openapi: { summary: 'List organizations', answers: { 200: { description: 'Every organization', json: z.strictObject({ organizations: z.array(organizationView) }) } } },
-      handler: ({ send }) => listOrganizations(send),
-    },
-    {
-      method: 'post',
-      path: '/organizations',
-      body: 'BODY_LIMIT_BYTES',
-      openapi: {
-        summary: 'Create an organization (with a Default group, a first API token and an enrollment code)',
-        body: { json: schemaOf(createOrganizationPayload, 'input') },
-        answers: { 201: { description: 'The organization, its enrollment code and API token (shown this once)', json: organizationCreatedView } },
-      },
-      hostile: [{ json: 'organization' }],
-      handler: ({ send }) => createOrganization(send),
-    },
+    read('/organizations', 'List organizations', answerOf('Every organization', { organizations: z.array(organizationView) }), ({ send }) => listOrganizations(send)),
+    write('post', '/organizations', [{ json: 'organization' }], ({ send }) => createOrganization(send), {
+      summary: 'Create an organization (with a Default group, a first API token and an enrollment code)',
+      body: { json: schemaOf(createOrganizationPayload, 'input') },
+      answers: { 201: { description: 'The organization, its enrollment code and API token (shown this once)', json: organizationCreatedView } },
+    }),
     {
       method: 'post',
       path: '/organizations/:orgId/enrollment_code',
@@ -60,51 +50,26 @@ export const admin = declareArea({
       },
       handler: ({ send }) => rotateEnrollmentCode(send),
     },
-    {
-      method: 'get',
-      path: '/organizations/:orgId/tokens',
-      openapi: { summary: 'List API tokens', answers: { 200: { description: 'The tokens (never their values)', json: z.strictObject({ tokens: z.array(apiTokenView) }) } } },
-      handler: ({ send }) => listApiTokens(send),
-    },
-    {
-      method: 'post',
-      path: '/organizations/:orgId/tokens',
-      body: 'BODY_LIMIT_BYTES',
-      openapi: {
-        summary: 'Issue an API token',
-        body: { json: schemaOf(issueApiTokenPayload, 'input'), optional: true },
-        answers: { 201: { description: 'The token, shown this once', json: issuedApiTokenView } },
-      },
-      hostile: [{ json: 'tokenLabel' }],
-      handler: ({ send }) => issueApiToken(send),
-    },
-    {
-      method: 'delete',
-      path: '/organizations/:orgId/tokens/:tokenId',
-      openapi: { summary: 'Revoke an API token', answers: revokedAnswer },
-      handler: ({ send }) => revokeApiToken(send),
-    },
-    {
-      method: 'get',
-      path: '/dead_letters',
-      openapi: {
-        summary: 'The dead-letter queues and their depth',
-        answers: { 200: { description: 'One entry per service with an event queue', json: z.strictObject({ dead_letter_queues: z.array(deadLetterQueueView) }) } },
-      },
-      handler: ({ deadLetters }) => listDeadLetterQueues(deadLetters),
-    },
-    {
-      method: 'get',
-      path: '/dead_letters/:queue',
-      openapi: {
-        summary: "A queue's dead letters",
-        answers: {
-          200: { description: "The queue's letters", json: z.strictObject({ queue: z.string(), depth: z.number().int().min(0), dead_letters: z.array(deadLetterView) }) },
-        },
-      },
-      hostile: [{ path: '/admin/dead_letters/push' }],
-      handler: ({ deadLetters }) => listDeadLetters(deadLetters),
-    },
+    read('/organizations/:orgId/tokens', 'List API tokens', answerOf('The tokens (never their values)', { tokens: z.array(apiTokenView) }), ({ send }) => listApiTokens(send)),
+    write('post', '/organizations/:orgId/tokens', [{ json: 'tokenLabel' }], ({ send }) => issueApiToken(send), {
+      summary: 'Issue an API token',
+      body: { json: schemaOf(issueApiTokenPayload, 'input'), optional: true },
+      answers: { 201: { description: 'The token, shown this once', json: issuedApiTokenView } },
+    }),
+    revocation('delete', '/organizations/:orgId/tokens/:tokenId', 'Revoke an API token', ({ send }) => revokeApiToken(send)),
+    read(
+      '/dead_letters',
+      'The dead-letter queues and their depth',
+      answerOf('One entry per service with an event queue', { dead_letter_queues: z.array(deadLetterQueueView) }),
+      ({ deadLetters }) => listDeadLetterQueues(deadLetters),
+    ),
+    read(
+      '/dead_letters/:queue',
+      "A queue's dead letters",
+      answerOf("The queue's letters", { queue: z.string(), depth: z.number().int().min(0), dead_letters: z.array(deadLetterView) }),
+      ({ deadLetters }) => listDeadLetters(deadLetters),
+      { hostile: [{ path: '/admin/dead_letters/push' }] },
+    ),
     oneLetter('get', '/dead_letters/:queue/:eventId', 'dead_letter', 'Show a dead letter', someLetter),
     oneLetter('post', '/dead_letters/:queue/:eventId/replay', 'replayed', 'Replay a dead letter to its service (then removed)', `${someLetter}/replay`),
     oneLetter('delete', '/dead_letters/:queue/:eventId', 'dropped', 'Drop a dead letter', someLetter),

@@ -5,7 +5,8 @@ import { pathIdOfParameter, resolvedWith } from './path-ids';
 /**
  * A route as written in its area's file: what the declaration restates of its path and area
  * is derived (declareArea): `suffixes` the area's (else JSON or XML), `pathIds` from the path's parameters,
- * `hostile` one case with the route's first suffix, `openapi.errors` [404] on a path with
+ * `body` BODY_LIMIT_BYTES where the operation takes a body, `hostile` one case with the
+ * route's first suffix, `openapi.errors` [400] with a body and [404] on a path with
  * parameters. A route that differs says so.
  */
 export type RouteSpec = Omit<RouteDeclaration, 'suffixes' | 'hostile'> & { suffixes?: Suffixes; hostile?: HostileCase[] };
@@ -20,15 +21,11 @@ export type AreaSpec = Omit<RouteArea, 'routes' | 'auth'> & { auth?: Auth; suffi
 /** What most areas are: behind the organization's API token, in JSON or XML. An area says what differs. */
 const tableDefaults = { auth: 'apiToken', suffixes: '.json|.xml' } as const;
 
-/** The 200 answers of a delete and of a revocation that answer no body. */
-export const deletedAnswer = { 200: { description: 'Deleted (empty body)' } };
-export const revokedAnswer = { 200: { description: 'Revoked (empty body)' } };
-
 const firstSuffix: Record<Suffixes, HostileCase> = { '.json|.xml': { suffix: '.json' }, '.json': { suffix: '.json' }, '.xml': { suffix: '.xml' }, none: {} };
 
 /** A body may be refused (400), a path's id may name nothing (404): what a route says when it says nothing else. */
-function defaultErrors(spec: RouteSpec, template: string): { errors?: number[] } {
-  const errors = [...(spec.body ? [400] : []), ...(template.includes(':') ? [404] : [])];
+function defaultErrors(body: RouteDeclaration['body'], template: string): { errors?: number[] } {
+  const errors = [...(body ? [400] : []), ...(template.includes(':') ? [404] : [])];
   return errors.length > 0 ? { errors } : {};
 }
 
@@ -40,13 +37,14 @@ function derivedPathIds(template: string, lookups: Record<string, PathId>): Rout
 }
 
 export function declareRoute(area: Pick<AreaSpec, 'mount' | 'suffixes' | 'pathIdOf'>, spec: RouteSpec): RouteDeclaration {
-  const { suffixes = area.suffixes ?? tableDefaults.suffixes, hostile, openapi, pathIds: _explicit, ...rest } = spec;
+  const { suffixes = area.suffixes ?? tableDefaults.suffixes, hostile, openapi, pathIds: _explicit, body = openapi.body ? 'BODY_LIMIT_BYTES' : undefined, ...rest } = spec;
   const template = `${area.mount}${spec.path}`;
   const pathIds = 'pathIds' in spec ? spec.pathIds : derivedPathIds(template, { ...pathIdOfParameter, ...area.pathIdOf });
-  const errors = 'errors' in openapi ? {} : defaultErrors(spec, template);
+  const errors = 'errors' in openapi ? {} : defaultErrors(body, template);
   return {
     ...rest,
     suffixes,
+    ...(body ? { body } : {}),
     ...(pathIds?.length ? { pathIds } : {}),
     openapi: { ...openapi, ...errors },
     hostile: hostile ?? [{ ...firstSuffix[suffixes] }],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createDestinationPayload, listDeliveriesPayload, rotateDestinationSecretPayload, updateDestinationPayload } from '@formcast/contracts';
-import { bodyOf, fieldOf } from '../openapi/json-schema';
+import { bodyOf } from '../openapi/json-schema';
+import { answerOf, pageQuery } from '../openapi/operation-parts';
 import { deliveryPageView, deliveryView, destinationDetailView, destinationView, destinationWithSecretView } from '../openapi/views';
 import {
   createDestination,
@@ -13,8 +14,8 @@ import {
   showDestination,
   updateDestination,
 } from '../routes/destinations';
-import { declareArea, deletedAnswer } from './declare';
-import { pathIds } from './path-ids';
+import { declareArea } from './declare';
+import { deletion, read, write } from './route-kinds';
 
 const pathFields = ['formId', 'destinationId'];
 
@@ -30,102 +31,50 @@ export const destinations = declareArea({
   tag: 'Destinations',
   suffixes: '.json',
   routes: [
-    {
-      method: 'get',
-      path: '/destinations',
-      openapi: {
-        summary: 'List a form\'s destinations',
-        answers: { 200: { description: 'The destinations', json: z.strictObject({ destinations: z.array(destinationView) }) } },
-      },
-      handler: ({ send }) => listDestinations(send),
-    },
-    {
-      method: 'post',
-      path: '/destinations',
-      body: 'BODY_LIMIT_BYTES',
-      openapi: {
-        summary: 'Create a destination',
-        description: 'The chosen transport\'s parameters are required; `dispatch_transport` goes with `xml_format`.',
-        body: { json: bodyOf(createDestinationPayload, ['formId']) },
-        answers: { 201: { description: 'The destination with its signing secret (shown this once)', json: z.strictObject({ destination: destinationWithSecretView }) } },
-      },
-      hostile: [{ suffix: '.json', json: 'destination' }, { json: 'emailDestination' }],
-      handler: ({ send }) => createDestination(send),
-    },
-    {
-      method: 'get',
-      path: '/destinations/:destinationId',
-      openapi: {
-        summary: 'Show a destination with its parameters',
-        answers: { 200: { description: 'The destination', json: z.strictObject({ destination: destinationDetailView }) } },
-      },
-      handler: ({ send }) => showDestination(send),
-    },
-    {
-      method: 'put',
-      path: '/destinations/:destinationId',
-      body: 'BODY_LIMIT_BYTES',
-      openapi: {
-        summary: 'Update a destination: description, active, its format\'s and transport\'s parameters',
-        description: 'Format and transport cannot change. `active: true` turns a deactivated destination back on.',
-        body: { json: bodyOf(updateDestinationPayload, pathFields) },
-        answers: { 200: { description: 'The destination as it now is', json: z.strictObject({ destination: destinationDetailView }) } },
-      },
-      hostile: [{ suffix: '.json', json: 'destinationUpdate' }],
-      handler: ({ send }) => updateDestination(send),
-    },
-    {
-      method: 'delete',
-      path: '/destinations/:destinationId',
-      openapi: { summary: 'Delete a destination', answers: deletedAnswer },
-      handler: ({ send }) => deleteDestination(send),
-    },
-    {
-      method: 'post',
-      path: '/destinations/:destinationId/rotate_secret',
-      body: 'BODY_LIMIT_BYTES',
-      openapi: {
-        summary: 'A new signing secret; the old one keeps signing beside it for the overlap',
-        body: { json: bodyOf(rotateDestinationSecretPayload, pathFields), optional: true },
-        answers: { 200: { description: 'The destination with its new secret (shown this once)', json: z.strictObject({ destination: destinationWithSecretView }) } },
-      },
-      hostile: [{ suffix: '.json', json: 'rotation' }],
-      handler: ({ send }) => rotateDestinationSecret(send),
-    },
-    {
-      method: 'get',
-      path: '/destinations/:destinationId/deliveries',
-      openapi: {
-        summary: 'The destination\'s delivery log, newest first',
-        query: {
-          page: { schema: fieldOf(listDeliveriesPayload, 'page'), description: 'The page, from 1' },
-          per_page: { schema: fieldOf(listDeliveriesPayload, 'per_page'), description: 'Deliveries per page' },
-        },
-        answers: { 200: { description: 'A page of deliveries with their attempts', json: deliveryPageView } },
-        errors: [400, 404],
-      },
-      handler: ({ send }) => listDeliveries(send),
-    },
+    read('/destinations', 'List a form\'s destinations', answerOf('The destinations', { destinations: z.array(destinationView) }), ({ send }) => listDestinations(send)),
+    write('post', '/destinations', [{ suffix: '.json', json: 'destination' }, { json: 'emailDestination' }], ({ send }) => createDestination(send), {
+      summary: 'Create a destination',
+      description: 'The chosen transport\'s parameters are required; `dispatch_transport` goes with `xml_format`.',
+      body: { json: bodyOf(createDestinationPayload, ['formId']) },
+      answers: { 201: answerOf('The destination with its signing secret (shown this once)', { destination: destinationWithSecretView }) },
+    }),
+    read('/destinations/:destinationId', 'Show a destination with its parameters', answerOf('The destination', { destination: destinationDetailView }), ({ send }) => showDestination(send)),
+    write('put', '/destinations/:destinationId', [{ suffix: '.json', json: 'destinationUpdate' }], ({ send }) => updateDestination(send), {
+      summary: 'Update a destination: description, active, its format\'s and transport\'s parameters',
+      description: 'Format and transport cannot change. `active: true` turns a deactivated destination back on.',
+      body: { json: bodyOf(updateDestinationPayload, pathFields) },
+      answers: { 200: answerOf('The destination as it now is', { destination: destinationDetailView }) },
+    }),
+    deletion('/destinations/:destinationId', 'Delete a destination', ({ send }) => deleteDestination(send)),
+    write('post', '/destinations/:destinationId/rotate_secret', [{ suffix: '.json', json: 'rotation' }], ({ send }) => rotateDestinationSecret(send), {
+      summary: 'A new signing secret; the old one keeps signing beside it for the overlap',
+      body: { json: bodyOf(rotateDestinationSecretPayload, pathFields), optional: true },
+      answers: { 200: answerOf('The destination with its new secret (shown this once)', { destination: destinationWithSecretView }) },
+    }),
+    read('/destinations/:destinationId/deliveries', 'The destination\'s delivery log, newest first', { description: 'A page of deliveries with their attempts', json: deliveryPageView }, ({ send }) => listDeliveries(send), {
+      openapi: { query: pageQuery(listDeliveriesPayload, 'per_page', 'Deliveries per page'), errors: [400, 404] },
+    }),
     {
       method: 'post',
       path: '/destinations/:destinationId/deliveries/:deliveryId/redeliver',
       openapi: {
         summary: 'Send a delivery again from the start of the retry schedule (same webhook-id)',
-        answers: { 202: { description: 'The delivery, due again', json: z.strictObject({ delivery: deliveryView }) } },
+        answers: { 202: answerOf('The delivery, due again', { delivery: deliveryView }) },
       },
       handler: ({ send }) => redeliver(send),
     },
-    {
-      method: 'get',
-      path: '/destinations/:destinationId/deliveries/:deliveryId/document',
-      suffixes: 'none',
-      openapi: {
-        summary: 'What a delivery carried: an email\'s document (PDF, .docx, text) as sent, a webhook\'s body',
-        description:
-          'The bytes, with their Content-Type and a Content-Disposition naming the file. An email delivery\'s document is made at its first attempt (404 before); a dispatch carries none (404).',
-        answers: { 200: { description: 'The document\'s bytes (application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/plain, text/html, application/json, application/xml)' } },
+    read(
+      '/destinations/:destinationId/deliveries/:deliveryId/document',
+      'What a delivery carried: an email\'s document (PDF, .docx, text) as sent, a webhook\'s body',
+      { description: 'The document\'s bytes (application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, text/plain, text/html, application/json, application/xml)' },
+      ({ fetchWithAttachment }) => deliveryDocument(fetchWithAttachment),
+      {
+        suffixes: 'none',
+        openapi: {
+          description:
+            'The bytes, with their Content-Type and a Content-Disposition naming the file. An email delivery\'s document is made at its first attempt (404 before); a dispatch carries none (404).',
+        },
       },
-      handler: ({ fetchWithAttachment }) => deliveryDocument(fetchWithAttachment),
-    },
+    ),
   ],
 });

@@ -1,10 +1,11 @@
-import { z } from 'zod';
 import { listFormSubmissionsPayload } from '@formcast/contracts';
 import { fieldOf } from '../openapi/json-schema';
-import { authorsAnswer, authorsQuery, submissionDatabasePageView } from '../openapi/views';
-import { authorsRoute, showSubmission, submissionDatabase, submitForDevice } from '../routes/submissions';
+import { pageQuery } from '../openapi/operation-parts';
+import { submissionDatabasePageView } from '../openapi/views';
+import { showSubmission, submissionDatabase, submitForDevice } from '../routes/submissions';
+import { possibleAuthors } from './authors';
 import { declareArea } from './declare';
-import { pathIds } from './path-ids';
+import { read, write } from './route-kinds';
 
 const query = (name: string, description: string) => ({ schema: fieldOf(listFormSubmissionsPayload, name), description });
 
@@ -19,78 +20,47 @@ export const submissions = declareArea({
   mount: '',
   tag: 'Submissions',
   routes: [
-    {
-      method: 'post',
-      path: '/api/v3/devices/:deviceRef/submissions',
-      body: 'BODY_LIMIT_BYTES',
-      openapi: {
-        summary: 'Submit a form on behalf of a device',
-        description:
-          'The same `submissionIdentifier` again is the same submission: 202 again, nothing new. Answers are checked against the form\'s questions; they may sit inside `<inputs>`, as the form\'s own instance shows them. The body is JSON on `.xml` too.',
-        body: {
-          json: {
-            type: 'object',
-            properties: {
-              payload: {
-                type: 'string',
-                description: "the submission's XML instance: `<?xml version='1.0' encoding='UTF-8'?><instance xmlns='<form namespace>' submissionIdentifier='<uuid>'>…</instance>`",
-              },
-              form_namespace: { type: 'string', description: "the form's namespace, where the instance has no xmlns (must agree with it otherwise)" },
-              submission_identifier: { type: 'string', description: 'the client\'s id, where the instance has no submissionIdentifier (must agree otherwise)' },
-              destination_ids: {
-                oneOf: [{ type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 100 }, { type: 'string' }],
-                description: 'only these destinations of the form get the submission (ids, or the same comma-separated); absent: every active one',
-              },
+    write('post', '/api/v3/devices/:deviceRef/submissions', [{ suffix: '.json', json: 'v3Submission' }, { suffix: '.xml', json: 'v3SubmissionInputs' }], ({ send }) => submitForDevice(send), {
+      summary: 'Submit a form on behalf of a device',
+      description:
+        'The same `submissionIdentifier` again is the same submission: 202 again, nothing new. Answers are checked against the form\'s questions; they may sit inside `<inputs>`, as the form\'s own instance shows them. The body is JSON on `.xml` too.',
+      body: {
+        json: {
+          type: 'object',
+          properties: {
+            payload: {
+              type: 'string',
+              description: "the submission's XML instance: `<?xml version='1.0' encoding='UTF-8'?><instance xmlns='<form namespace>' submissionIdentifier='<uuid>'>…</instance>`",
             },
-            required: ['payload'],
+            form_namespace: { type: 'string', description: "the form's namespace, where the instance has no xmlns (must agree with it otherwise)" },
+            submission_identifier: { type: 'string', description: 'the client\'s id, where the instance has no submissionIdentifier (must agree otherwise)' },
+            destination_ids: {
+              oneOf: [{ type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 1, maxItems: 100 }, { type: 'string' }],
+              description: 'only these destinations of the form get the submission (ids, or the same comma-separated); absent: every active one',
+            },
           },
-        },
-        answers: { 202: { description: 'Stored (empty body)' } },
-        errors: [400, 403, 404, 409],
-      },
-      hostile: [{ suffix: '.json', json: 'v3Submission' }, { suffix: '.xml', json: 'v3SubmissionInputs' }],
-      handler: ({ send }) => submitForDevice(send),
-    },
-    {
-      method: 'get',
-      path: '/api/v3/submission_authors',
-      openapi: {
-        summary: 'The possible authors of submissions: the organization\'s approved devices',
-        query: authorsQuery,
-        answers: {
-          200: authorsAnswer,
-        },
-        errors: [400],
-      },
-      hostile: [{ suffix: '.xml' }],
-      handler: ({ send }) => authorsRoute(send),
-    },
-    {
-      method: 'get',
-      path: '/api/v3/submissions/:submissionId',
-      suffixes: '.xml',
-      openapi: {
-        summary: 'One submission as its XML instance',
-        description: 'XML only (`.json` is 404). Answers in the form\'s question order.',
-        answers: {
-          200: {
-            description: 'The instance',
-            xml: '`<instance xmlns="<form namespace>" xmlns:dm="…" submissionIdentifier submittingDevice writeTime formVersion dm:submit_time dm:form dm:form_id dm:form_version dm:submitting_device><question>answer</question>…</instance>`',
-          },
+          required: ['payload'],
         },
       },
-      hostile: [{ path: '/api/v3/submissions/1.xml' }],
-      handler: ({ send }) => showSubmission(send),
-    },
-    {
-      method: 'get',
-      path: '/api/forms/:formId/device_magic_database',
+      answers: { 202: { description: 'Stored (empty body)' } },
+      errors: [400, 403, 404, 409],
+    }),
+    possibleAuthors('/api/v3/submission_authors', 'The possible authors of submissions: the organization\'s approved devices'),
+    read(
+      '/api/v3/submissions/:submissionId',
+      'One submission as its XML instance',
+      {
+        description: 'The instance',
+        xml: '`<instance xmlns="<form namespace>" xmlns:dm="…" submissionIdentifier submittingDevice writeTime formVersion dm:submit_time dm:form dm:form_id dm:form_version dm:submitting_device><question>answer</question>…</instance>`',
+      },
+      ({ send }) => showSubmission(send),
+      { suffixes: '.xml', openapi: { description: 'XML only (`.json` is 404). Answers in the form\'s question order.' }, hostile: [{ path: '/api/v3/submissions/1.xml' }] },
+    ),
+    read('/api/forms/:formId/device_magic_database', 'A page of the form\'s submissions, oldest first (the submissions database API)', { description: 'The page', json: submissionDatabasePageView }, ({ send }) => submissionDatabase(send), {
       suffixes: '.json',
       openapi: {
-        summary: 'A page of the form\'s submissions, oldest first (the submissions database API)',
         query: {
-          page: query('page', 'The page, from 1'),
-          per_page: query('per_page', 'Submissions per page'),
+          ...pageQuery(listFormSubmissionsPayload, 'per_page', 'Submissions per page'),
           device_id: query('device_id', 'Only this device\'s (its identifier)'),
           submitted_after: query('submitted_after', 'Submitted strictly after (ISO 8601 time with offset, or a date)'),
           submitted_before: query('submitted_before', 'Submitted strictly before'),
@@ -99,11 +69,9 @@ export const submissions = declareArea({
           submission_ids: { schema: { type: 'string', pattern: '^[1-9][0-9]*(,[1-9][0-9]*)*$' }, description: 'Comma-separated submission ids (at most 1,000)' },
           search: query('search', 'Text found in any answer, any case'),
         },
-        answers: { 200: { description: 'The page', json: submissionDatabasePageView } },
         errors: [400, 404],
       },
       hostile: [{ path: '/api/forms/:template/device_magic_database.json' }],
-      handler: ({ send }) => submissionDatabase(send),
-    },
+    }),
   ],
 });

@@ -29,6 +29,14 @@ describe("The route table's derived defaults (route-table/declare.ts)", () => {
     expect(declareRoute({ mount: '' }, route({ method: 'get', path: '/a', hostile: [{ query: 'q=1' }] })).hostile).toEqual([{ query: 'q=1' }]);
   });
 
+  it('reads an operation with a body up to BODY_LIMIT_BYTES unless the route names its limit, and a route without one takes none', () => {
+    const body = { json: { type: 'object' } };
+    expect(declareRoute({ mount: '' }, route({ method: 'post', path: '/y', openapi: { summary: 's', body, answers: {} } })).body).toBe('BODY_LIMIT_BYTES');
+    expect(declareRoute({ mount: '' }, route({ method: 'post', path: '/y', body: 'RESOURCE_MAX_BYTES', openapi: { summary: 's', body, answers: {} } })).body).toBe('RESOURCE_MAX_BYTES');
+    expect('body' in declareRoute({ mount: '' }, route({ method: 'post', path: '/y' }))).toBe(false);
+    expect(declareRoute({ mount: '' }, route({ method: 'put', path: '/y', openapi: { summary: 's', body, answers: {} } })).openapi.errors).toEqual([400]);
+  });
+
   it('answers 400 for a route with a body and 404 for a path with parameters, unless the route names its errors', () => {
     expect(declareRoute({ mount: '/x/:formId' }, route({ method: 'post', path: '/y', body: 'BODY_LIMIT_BYTES' })).openapi.errors).toEqual([400, 404]);
     expect(declareRoute({ mount: '' }, route({ method: 'post', path: '/y', body: 'BODY_LIMIT_BYTES' })).openapi.errors).toEqual([400]);
