@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
+import { handlersByName, registerServiceHandlers, type Bus } from '@formcast/bus';
 import { deliveryCommands as commands, directoryEvents, submissionEvents } from '@formcast/contracts';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import { runningService, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
@@ -30,18 +30,18 @@ import { RetentionSweep } from './worker/retention-sweep';
 
 export const deliveryServiceName = 'delivery';
 
-const commandHandlers: CommandHandlers<typeof commands, DeliveryDeps> = {
-  [commands.listDestinations]: listDestinations,
-  [commands.getDestination]: getDestination,
-  [commands.createDestination]: createDestination,
-  [commands.updateDestination]: updateDestination,
-  [commands.deleteDestination]: deleteDestination,
-  [commands.rotateDestinationSecret]: rotateSecret,
-  [commands.listDeliveries]: listDeliveries,
-  [commands.redeliver]: redeliver,
-  [commands.getDeliveryDocument]: getDeliveryDocument,
-  [commands.performanceMetrics]: performanceMetrics,
-};
+const commandHandlers = handlersByName<typeof commands, DeliveryDeps>(commands, {
+  listDestinations,
+  getDestination,
+  createDestination,
+  updateDestination,
+  deleteDestination,
+  rotateDestinationSecret: rotateSecret,
+  listDeliveries,
+  redeliver,
+  getDeliveryDocument,
+  performanceMetrics,
+});
 
 /** The creates that answer once per Idempotency-Key. */
 const idempotentCommands = [commands.createDestination];

@@ -1,4 +1,4 @@
-import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
+import { handlersByName, registerServiceHandlers, type Bus } from '@formcast/bus';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import { runningService, type ServiceStarter } from '@formcast/platform';
 import { storeSettingsOf } from '@formcast/storage';
@@ -41,41 +41,41 @@ import { updateGroup } from './handlers/update-group';
 
 export const directoryServiceName = 'directory';
 
-const handlers: CommandHandlers<typeof commands, DirectoryDeps> = {
-  [commands.createOrganization]: createOrganization,
-  [commands.listOrganizations]: listOrganizations,
-  [commands.getOrganization]: getOrganization,
-  [commands.rotateEnrollmentCode]: rotateEnrollmentCode,
-  [commands.issueApiToken]: issueApiToken,
-  [commands.listApiTokens]: listApiTokens,
-  [commands.revokeApiToken]: revokeApiToken,
-  [commands.authenticateToken]: authenticateToken,
-  [commands.authenticateDevice]: authenticateDevice,
-  [commands.listGroups]: listGroups,
-  [commands.getGroup]: getGroup,
-  [commands.createGroups]: createGroups,
-  [commands.updateGroup]: updateGroup,
-  [commands.deleteGroup]: deleteGroup,
-  [commands.listDevices]: listDevices,
-  [commands.getDevice]: getDevice,
-  [commands.updateDevice]: updateDevice,
-  [commands.deleteDevice]: deleteDevice,
-  [commands.approveDevice]: approveDevice,
-  [commands.enrollDevice]: enrollDevice,
-  [commands.reportDeviceVersions]: reportDeviceVersions,
-  [commands.findDevice]: findDevice,
-  [commands.setDevicePushToken]: setDevicePushToken,
-  [commands.clearStalePushToken]: clearStalePushToken,
-  [commands.resolveDevice]: resolveDevice,
-  [commands.resolveForm]: resolveForm,
-  [commands.listForms]: listForms,
-  [commands.createForm]: createForm,
-  [commands.getForm]: getForm,
-  [commands.updateForm]: updateForm,
-  [commands.deleteForm]: deleteForm,
-  [commands.moveForm]: moveForm,
-  [commands.lockForm]: lockForm,
-};
+const handlers = handlersByName<typeof commands, DirectoryDeps>(commands, {
+  createOrganization,
+  listOrganizations,
+  getOrganization,
+  rotateEnrollmentCode,
+  issueApiToken,
+  listApiTokens,
+  revokeApiToken,
+  authenticateToken,
+  authenticateDevice,
+  listGroups,
+  getGroup,
+  createGroups,
+  updateGroup,
+  deleteGroup,
+  listDevices,
+  getDevice,
+  updateDevice,
+  deleteDevice,
+  approveDevice,
+  enrollDevice,
+  reportDeviceVersions,
+  findDevice,
+  setDevicePushToken,
+  clearStalePushToken,
+  resolveDevice,
+  resolveForm,
+  listForms,
+  createForm,
+  getForm,
+  updateForm,
+  deleteForm,
+  moveForm,
+  lockForm,
+});
 
 /**
  * The creates that answer once per Idempotency-Key. Not enrollment: a device enrolls with no

@@ -1,4 +1,4 @@
-import { registerServiceHandlers, type Bus, type CommandHandlers, type EventHandler } from '@formcast/bus';
+import { handlersByName, registerServiceHandlers, type Bus, type EventHandler } from '@formcast/bus';
 import { directoryEvents, pushCommands as commands } from '@formcast/contracts';
 import { idempotent } from '@formcast/idempotency';
 import { runningService, type ServiceStarter } from '@formcast/platform';
@@ -41,31 +41,31 @@ export const pushServiceName = 'push';
  * claim left by a process that died runs again under the first command's id, whose items the
  * store's applied commands answer.
  */
-const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
-  [commands.createOneshot]: createOneshot,
-  [commands.updateOneshot]: updateOneshot,
-  [commands.listDeviceOneshots]: listDeviceOneshots,
-  [commands.findOutstandingOneshot]: findOutstandingOneshot,
-  [commands.listOrganizationOneshots]: listOrganizationOneshots,
-  [commands.revokeOneshot]: revokeOneshot,
-  [commands.revokeAllOneshots]: revokeAllOneshots,
-  [commands.deviceListOneshots]: deviceListOneshots,
-  [commands.deviceGetOneshot]: deviceGetOneshot,
-  [commands.deviceSubmitOneshot]: deviceSubmitOneshot,
-  [commands.submitForm]: submitForm,
-  [commands.listFormSubmissions]: listFormSubmissions,
-  [commands.createDispatches]: (deps) => idempotent(deps.store.keys, createDispatches(deps)),
-  [commands.listDeviceDispatches]: listDeviceDispatches,
-  [commands.listOrganizationDispatches]: listOrganizationDispatches,
-  [commands.getDispatch]: getDispatch,
-  [commands.revokeDispatch]: revokeDispatch,
-  [commands.getSubmission]: getSubmission,
-  [commands.saveSubmissionImage]: saveSubmissionImage,
-  [commands.getSubmissionImageMd5]: getSubmissionImageMd5,
-  [commands.downloadSubmissionImage]: downloadSubmissionImage,
-  [commands.submissionMetrics]: submissionMetrics,
-  [commands.getSubmissionImage]: getSubmissionImage,
-};
+const commandHandlers = handlersByName<typeof commands, PushDeps>(commands, {
+  createOneshot,
+  updateOneshot,
+  listDeviceOneshots,
+  findOutstandingOneshot,
+  listOrganizationOneshots,
+  revokeOneshot,
+  revokeAllOneshots,
+  deviceListOneshots,
+  deviceGetOneshot,
+  deviceSubmitOneshot,
+  submitForm,
+  listFormSubmissions,
+  createDispatches: (deps) => idempotent(deps.store.keys, createDispatches(deps)),
+  listDeviceDispatches,
+  listOrganizationDispatches,
+  getDispatch,
+  revokeDispatch,
+  getSubmission,
+  saveSubmissionImage,
+  getSubmissionImageMd5,
+  downloadSubmissionImage,
+  submissionMetrics,
+  getSubmissionImage,
+});
 
 const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {
   [directoryEvents.deviceChanged]: deviceChanged,

@@ -1,4 +1,4 @@
-import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
+import { handlersByName, registerServiceHandlers, type Bus } from '@formcast/bus';
 import { resourceCommands as commands } from '@formcast/contracts';
 import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import { runningService, type ServiceStarter } from '@formcast/platform';
@@ -17,16 +17,16 @@ import { AsyncUpdateWorker } from './worker/async-update-worker';
 
 export const resourcesServiceName = 'resources';
 
-const handlers: CommandHandlers<typeof commands, ResourcesDeps> = {
-  [commands.listResources]: listResources,
-  [commands.describeResource]: describeResource,
-  [commands.downloadResource]: downloadResource,
-  [commands.createResource]: createResource,
-  [commands.updateResource]: updateResource,
-  [commands.deleteResource]: deleteResource,
-  [commands.queueResourceUpdate]: queueResourceUpdate,
-  [commands.getResourceUpdate]: getResourceUpdate,
-};
+const handlers = handlersByName<typeof commands, ResourcesDeps>(commands, {
+  listResources,
+  describeResource,
+  downloadResource,
+  createResource,
+  updateResource,
+  deleteResource,
+  queueResourceUpdate,
+  getResourceUpdate,
+});
 
 /** The creates that answer once per Idempotency-Key. */
 const idempotentCommands = [commands.createResource, commands.queueResourceUpdate];
