@@ -1,4 +1,4 @@
-import { closeSqlite, nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { nextSqliteId, SqliteServiceStore, type SqliteDatabase } from '@formcast/storage';
 import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceNotFound } from './resource-errors';
@@ -15,18 +15,11 @@ import { toResource, type ResourceRow } from './sqlite-resource-rows';
 /** Written one at a time, so SQLite never holds more than this of a file at once. */
 export const fileChunkBytes = 1024 * 1024;
 
-export class SqliteResourceStore implements ResourceStore {
-  private readonly db: SqliteDatabase;
-  private readonly sql: SqliteQueries;
+export class SqliteResourceStore extends SqliteServiceStore implements ResourceStore {
 
-  /**
-   * Takes a database file (created with its folder if missing), `':memory:'`, or a database
-   * already opened with `openSqlite`; brings its schema up to date. The store owns the
-   * database from then on: `close()` closes it.
-   */
+  /** `database`: as SqliteServiceStore takes it. */
   constructor(database: SqliteDatabase | string) {
-    this.db = storeDatabase(database, resourceMigrations);
-    this.sql = new SqliteQueries(this.db);
+    super(database, resourceMigrations);
   }
 
   async listResources(orgId: number): Promise<Resource[]> {
@@ -195,14 +188,6 @@ export class SqliteResourceStore implements ResourceStore {
         );
       }
     });
-  }
-
-  async ping(): Promise<void> {
-    this.sql.get('SELECT 1');
-  }
-
-  async close(): Promise<void> {
-    await closeSqlite(this.db);
   }
 
   // Shared steps -----------------------------------------------------------------------
