@@ -245,14 +245,15 @@ function withNewIdempotencyKeys(spec: LoadSpec): LoadSpec {
 
 const failures = (result: LoadResult) => (result.failed > 0 ? `${result.failed} failed answers` : undefined);
 
+/** A row's rate and latencies from a load run. */
+const loadFigures = (result: LoadResult) => ({ rate: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms });
+
 function keyCostRow(keyed: LoadResult & { cpu?: string }, plain: LoadResult, suffix = ''): Row {
   const throughput = keyed.requestsPerSecond / plain.requestsPerSecond;
   return {
     id: 'S1K',
     scenario: `S1 with a new Idempotency-Key on every request${suffix}`,
-    rate: keyed.requestsPerSecond,
-    p50Ms: keyed.p50Ms,
-    p99Ms: keyed.p99Ms,
+    ...loadFigures(keyed),
     versus: `${throughput.toFixed(2)}× S1 req/s, ${(keyed.p99Ms / plain.p99Ms).toFixed(2)}× S1 p99`,
     target: `≥ ${targets.keyedThroughputRatio}× S1 req/s`,
     pass: throughput >= targets.keyedThroughputRatio && keyed.failed === 0,
@@ -267,9 +268,7 @@ function metricsCostRow(id: string, scenario: string, metered: LoadResult & { cp
   return {
     id,
     scenario,
-    rate: unmetered.requestsPerSecond,
-    p50Ms: unmetered.p50Ms,
-    p99Ms: unmetered.p99Ms,
+    ...loadFigures(unmetered),
     versus: `${base} (metrics on) at ${throughput.toFixed(2)}× this req/s, ${(metered.p99Ms / unmetered.p99Ms).toFixed(2)}× its p99`,
     target: `${base} ≥ ${targets.metricsThroughputRatio}× req/s`,
     pass: throughput >= targets.metricsThroughputRatio && unmetered.failed === 0 && metered.failed === 0,
@@ -294,9 +293,7 @@ function tracesCostRow(id: string, scenario: string, traced: LoadResult & { cpu?
   return {
     id,
     scenario,
-    rate: traced.requestsPerSecond,
-    p50Ms: traced.p50Ms,
-    p99Ms: traced.p99Ms,
+    ...loadFigures(traced),
     versus: `${throughput.toFixed(2)}× ${base} req/s, ${(traced.p99Ms / untraced.p99Ms).toFixed(2)}× ${base} p99; received ${describeTraces(received, traced.ok)}`,
     target: `≥ ${targets.tracesThroughputRatio}× ${base} req/s`,
     pass: throughput >= targets.tracesThroughputRatio && traced.failed === 0 && untraced.failed === 0 && notReading === undefined,
@@ -311,9 +308,7 @@ function ratioRow(id: string, scenario: string, result: LoadResult & { cpu?: str
   return {
     id,
     scenario,
-    rate: result.requestsPerSecond,
-    p50Ms: result.p50Ms,
-    p99Ms: result.p99Ms,
+    ...loadFigures(result),
     versus: `${throughput.toFixed(2)}× ${anchorId} req/s, ${p99.toFixed(2)}× ${anchorId} p99`,
     target: `≥ ${targets.throughputRatio}× req/s, p99 ≤ ${targets.p99Ratio}×`,
     pass: throughput >= targets.throughputRatio && p99 <= targets.p99Ratio && result.failed === 0,
@@ -323,7 +318,7 @@ function ratioRow(id: string, scenario: string, result: LoadResult & { cpu?: str
 }
 
 function anchorRow(id: string, scenario: string, result: LoadResult & { cpu?: string }): Row {
-  return { id, scenario, rate: result.requestsPerSecond, p50Ms: result.p50Ms, p99Ms: result.p99Ms, target: 'anchor', note: failures(result), cpu: result.cpu };
+  return { id, scenario, ...loadFigures(result), target: 'anchor', note: failures(result), cpu: result.cpu };
 }
 
 /** The 10 MB xlsx of S4, made once per size and kept in the temporary folder. */
@@ -736,9 +731,7 @@ async function main(): Promise<void> {
       const listRow = (id: string, what: string, result: LoadResult & { cpu?: string }, target: boolean): Row => ({
         id,
         scenario: `embedded: GET /organizations/<org>/oneshots${what}`,
-        rate: result.requestsPerSecond,
-        p50Ms: result.p50Ms,
-        p99Ms: result.p99Ms,
+        ...loadFigures(result),
         target: target ? `p99 < ${targets.listP99Ms} ms` : '',
         pass: target ? result.p99Ms < targets.listP99Ms && result.failed === 0 : undefined,
         note: failures(result),

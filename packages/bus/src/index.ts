@@ -5,6 +5,6 @@ export { AmqpBus, type AmqpBusOptions } from './amqp-bus';
 export { createBus, type CreateBusOptions } from './create-bus';
 export { attemptsHeader, defaultTopologyPrefix, topologyFor, type Topology } from './amqp/topology';
 export { withAttachment, ValueWithAttachment } from './reply-codec';
-export { registerServiceHandlers, type CommandHandlers, type HandlerTable, type ServiceHandlers } from './service-handlers';
+export { handlersByName, registerServiceHandlers, type CommandHandlers, type HandlerTable, type ServiceHandlers } from './service-handlers';
 export { fairServiceOptions } from './fair-service-options';
 export { OrganizationGate } from './organization-gate';

@@ -1,6 +1,6 @@
 import { createEnvelope } from '@formcast/contracts';
 import { waitFor } from '@formcast/testing';
-import { InProcessBus, registerServiceHandlers } from '../src';
+import { handlersByName, InProcessBus, registerServiceHandlers } from '../src';
 
 describe('registerServiceHandlers', () => {
   it("serves each command and consumes each event under the service's name, every handler made from the deps", async () => {
@@ -33,5 +33,14 @@ describe('registerServiceHandlers', () => {
     } finally {
       await bus.close();
     }
+  });
+});
+
+describe('handlersByName', () => {
+  it("keys each maker by the contract's message its name names", () => {
+    const greet = () => async () => 'hello';
+    const leave = () => async () => 'goodbye';
+    const table = handlersByName({ greet: 'greeter.greet', leave: 'greeter.leave' }, { greet, leave });
+    expect(table).toEqual({ 'greeter.greet': greet, 'greeter.leave': leave });
   });
 });

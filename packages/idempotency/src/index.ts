@@ -6,6 +6,7 @@ export { idempotent, answerFound, isKeptRefusal, mismatchMessage, stillRunningMe
 export { idempotentInStore, type KeyedAnswer, type KeyedRun } from './keys-in-store';
 export { withIdempotencyKeys } from './idempotent-commands';
 export { openIdempotencyStore, type IdempotencyStoreSettings } from './open-idempotency-store';
+export { openServiceStores, type ServiceStores } from './open-service-stores';
 export type { PruneOptions } from './prune-schedule';
 // The MongoDB adapter is not re-exported (only its types): it loads mongoose. openIdempotencyStore
 // loads it on demand; a service's own Mongo adapter, which loads mongoose anyway, through loadMongoIdempotency.

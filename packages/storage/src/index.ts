@@ -10,3 +10,4 @@ export * from './sqlite-queries';
 export { closeSqlite, sqliteCheckpointer } from './sqlite-checkpointer';
 export * from './mongo-gridfs';
 export * from './mongo-startup';
+export * from './service-store';

@@ -15,8 +15,8 @@ export interface StoreSettings {
 }
 
 export interface StoreAdapters<S> {
-  /** The database name when the settings give none. */
-  mongoDbName: string;
+  /** The database name when the settings give none (`storeSettingsOf` gives the service's name). */
+  mongoDbName?: string;
   sqlite(file: string): S;
   /**
    * Called only with `mongoUrl` set. When the store has a `start()` (every MongoStore does),
@@ -29,9 +29,15 @@ export interface StoreAdapters<S> {
   mongo(connection: Connection): S;
 }
 
-/** A store's settings from the process's: MongoDB at MONGO_URL when set, else SQLite in `<DATA_DIR>/<name>.sqlite`. */
-export function storeSettingsOf(settings: { MONGO_URL?: string | undefined; DATA_DIR: string }, name: string): StoreSettings {
-  return { mongoUrl: settings.MONGO_URL, sqliteFile: join(settings.DATA_DIR, `${name}.sqlite`) };
+/** The process settings a store's come from. */
+export interface ProcessStoreSettings {
+  MONGO_URL?: string | undefined;
+  DATA_DIR: string;
+}
+
+/** A store's settings from the process's: the database `name` at MONGO_URL when set, else SQLite in `<DATA_DIR>/<name>.sqlite`. */
+export function storeSettingsOf(settings: ProcessStoreSettings, name: string): StoreSettings {
+  return { mongoUrl: settings.MONGO_URL, mongoDbName: name, sqliteFile: join(settings.DATA_DIR, `${name}.sqlite`) };
 }
 
 /** The adapter the settings ask for, connected and with its schema in place. */

@@ -8,3 +8,4 @@ export * from './gate';
 export * from './mongo-test-databases';
 export * from './app-error-of';
 export * from './mongo-explain';
+export * from './temp-dir';

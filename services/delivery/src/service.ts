@@ -1,23 +1,10 @@
 import { join } from 'node:path';
-import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
-import { deliveryCommands as commands, directoryEvents, submissionEvents } from '@formcast/contracts';
-import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
+import { registerServiceHandlers, type Bus } from '@formcast/bus';
+import { openServiceStores, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import { runningService, type Logger, type RunningService, type ServiceStarter, type Settings } from '@formcast/platform';
-import { storeSettingsOf } from '@formcast/storage';
 import { FormLookup } from './directory/form-lookup';
-import { formDeleted } from './events/form-deleted';
-import { submissionReceived } from './events/submission-received';
-import { createDestination } from './handlers/create-destination';
-import { deleteDestination } from './handlers/delete-destination';
 import type { DeliveryDeps } from './handlers/deps';
-import { getDeliveryDocument } from './handlers/get-delivery-document';
-import { getDestination } from './handlers/get-destination';
-import { listDeliveries } from './handlers/list-deliveries';
-import { performanceMetrics } from './handlers/performance-metrics';
-import { listDestinations } from './handlers/list-destinations';
-import { redeliver } from './handlers/redeliver';
-import { rotateSecret } from './handlers/rotate-secret';
-import { updateDestination } from './handlers/update-destination';
+import { commandHandlers, eventHandlers, idempotentCommands } from './handler-table';
 import { uriRefusal, type Resolver } from './sender/address-guard';
 import { RenderPool } from './render/render-pool';
 import { EmailSender } from './sender/email-sender';
@@ -30,22 +17,6 @@ import { RetentionSweep } from './worker/retention-sweep';
 
 export const deliveryServiceName = 'delivery';
 
-const commandHandlers: CommandHandlers<typeof commands, DeliveryDeps> = {
-  [commands.listDestinations]: listDestinations,
-  [commands.getDestination]: getDestination,
-  [commands.createDestination]: createDestination,
-  [commands.updateDestination]: updateDestination,
-  [commands.deleteDestination]: deleteDestination,
-  [commands.rotateDestinationSecret]: rotateSecret,
-  [commands.listDeliveries]: listDeliveries,
-  [commands.redeliver]: redeliver,
-  [commands.getDeliveryDocument]: getDeliveryDocument,
-  [commands.performanceMetrics]: performanceMetrics,
-};
-
-/** The creates that answer once per Idempotency-Key. */
-const idempotentCommands = [commands.createDestination];
-
 /**
  * Serves the destination and delivery-log commands (Idempotency-Keys from `idempotencyKeys`),
  * and takes submissions as push announces them.
@@ -53,7 +24,7 @@ const idempotentCommands = [commands.createDestination];
 export function registerDeliveryService(bus: Bus, deps: DeliveryDeps, idempotencyKeys?: IdempotencyStore): void {
   registerServiceHandlers(bus, deliveryServiceName, deps, {
     commands: withIdempotencyKeys(commandHandlers, idempotentCommands, idempotencyKeys),
-    events: { [submissionEvents.submissionReceived]: submissionReceived, [directoryEvents.formDeleted]: formDeleted },
+    events: eventHandlers,
   });
 }
 
@@ -81,15 +52,15 @@ export async function startDelivery(
   const log = logger.child({ service: deliveryServiceName });
   const cipher = secretCipherFromSettings(settings, log);
   const sqliteFile = settings.MONGO_URL ? undefined : join(settings.DATA_DIR, 'delivery.sqlite');
-  const store = await openDeliveryStore(storeSettingsOf(settings, 'delivery'), cipher);
+  const { store, idempotencyKeys } = await openServiceStores(settings, deliveryServiceName, (storeSettings) => openDeliveryStore(storeSettings, cipher));
   try {
     const sealed = await store.destinations.sealSecrets();
     if (sealed > 0) log.info({ destinations: sealed, keyId: cipher.currentKeyId }, 'sealed signing secrets with the current key');
   } catch (error) {
+    await idempotencyKeys.close();
     await store.close();
     throw error;
   }
-  const idempotencyKeys = await openIdempotencyStore({ ...storeSettingsOf(settings, 'delivery-idempotency'), mongoDbName: 'delivery' });
   const now = options.now ?? Date.now;
   const allowPrivate = settings.DELIVERY_ALLOW_PRIVATE_NETWORKS;
   const http = new HttpSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, allowPrivateNetworks: allowPrivate, resolve: options.resolve });

@@ -1,97 +1,20 @@
-import { registerServiceHandlers, type Bus, type CommandHandlers } from '@formcast/bus';
-import { openIdempotencyStore, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
+import { registerServiceHandlers, type Bus } from '@formcast/bus';
+import { openServiceStores, withIdempotencyKeys, type IdempotencyStore } from '@formcast/idempotency';
 import { runningService, type ServiceStarter } from '@formcast/platform';
-import { storeSettingsOf } from '@formcast/storage';
 import { openDirectoryStore } from './store/open-directory-store';
-import { directoryCommands as commands } from '@formcast/contracts';
 import type { DirectoryDeps } from './handlers/deps';
-import { approveDevice } from './handlers/approve-device';
-import { lockForm } from './handlers/lock-form';
-import { authenticateDevice } from './handlers/authenticate-device';
-import { authenticateToken } from './handlers/authenticate-token';
-import { createForm } from './handlers/create-form';
-import { createGroups } from './handlers/create-groups';
-import { createOrganization } from './handlers/create-organization';
-import { getOrganization } from './handlers/get-organization';
-import { listOrganizations } from './handlers/list-organizations';
-import { deleteDevice } from './handlers/delete-device';
-import { deleteForm } from './handlers/delete-form';
-import { deleteGroup } from './handlers/delete-group';
-import { enrollDevice } from './handlers/enroll-device';
-import { findDevice } from './handlers/find-device';
-import { setDevicePushToken } from './handlers/set-device-push-token';
-import { clearStalePushToken } from './handlers/clear-stale-push-token';
-import { reportDeviceVersions } from './handlers/report-device-versions';
-import { resolveDevice } from './handlers/resolve-device';
-import { resolveForm } from './handlers/resolve-form';
-import { getDevice } from './handlers/get-device';
-import { getForm } from './handlers/get-form';
-import { issueApiToken } from './handlers/issue-api-token';
-import { listApiTokens } from './handlers/list-api-tokens';
-import { listDevices } from './handlers/list-devices';
-import { listForms } from './handlers/list-forms';
-import { getGroup } from './handlers/get-group';
-import { listGroups } from './handlers/list-groups';
-import { moveForm } from './handlers/move-form';
-import { revokeApiToken } from './handlers/revoke-api-token';
-import { rotateEnrollmentCode } from './handlers/rotate-enrollment-code';
-import { updateDevice } from './handlers/update-device';
-import { updateForm } from './handlers/update-form';
-import { updateGroup } from './handlers/update-group';
+import { commandHandlers, idempotentCommands } from './handler-table';
 
 export const directoryServiceName = 'directory';
 
-const handlers: CommandHandlers<typeof commands, DirectoryDeps> = {
-  [commands.createOrganization]: createOrganization,
-  [commands.listOrganizations]: listOrganizations,
-  [commands.getOrganization]: getOrganization,
-  [commands.rotateEnrollmentCode]: rotateEnrollmentCode,
-  [commands.issueApiToken]: issueApiToken,
-  [commands.listApiTokens]: listApiTokens,
-  [commands.revokeApiToken]: revokeApiToken,
-  [commands.authenticateToken]: authenticateToken,
-  [commands.authenticateDevice]: authenticateDevice,
-  [commands.listGroups]: listGroups,
-  [commands.getGroup]: getGroup,
-  [commands.createGroups]: createGroups,
-  [commands.updateGroup]: updateGroup,
-  [commands.deleteGroup]: deleteGroup,
-  [commands.listDevices]: listDevices,
-  [commands.getDevice]: getDevice,
-  [commands.updateDevice]: updateDevice,
-  [commands.deleteDevice]: deleteDevice,
-  [commands.approveDevice]: approveDevice,
-  [commands.enrollDevice]: enrollDevice,
-  [commands.reportDeviceVersions]: reportDeviceVersions,
-  [commands.findDevice]: findDevice,
-  [commands.setDevicePushToken]: setDevicePushToken,
-  [commands.clearStalePushToken]: clearStalePushToken,
-  [commands.resolveDevice]: resolveDevice,
-  [commands.resolveForm]: resolveForm,
-  [commands.listForms]: listForms,
-  [commands.createForm]: createForm,
-  [commands.getForm]: getForm,
-  [commands.updateForm]: updateForm,
-  [commands.deleteForm]: deleteForm,
-  [commands.moveForm]: moveForm,
-  [commands.lockForm]: lockForm,
-};
-
-/**
- * The creates that answer once per Idempotency-Key. Not enrollment: a device enrolls with no
- * organization's token, and its request is not a POST of the API.
- */
-const idempotentCommands = [commands.createGroups, commands.createForm];
-
 /** Serves every directory command on the bus from the given store (and Idempotency-Keys from `idempotencyKeys`). */
 export function registerDirectoryService(bus: Bus, deps: DirectoryDeps, idempotencyKeys?: IdempotencyStore): void {
-  registerServiceHandlers(bus, directoryServiceName, deps, { commands: withIdempotencyKeys(handlers, idempotentCommands, idempotencyKeys) });
+  registerServiceHandlers(bus, directoryServiceName, deps, { commands: withIdempotencyKeys(commandHandlers, idempotentCommands, idempotencyKeys) });
 }
 
 /** The directory on its settings' store: what embedded mode and main.ts start. */
 export const startDirectoryService: ServiceStarter<Bus> = async ({ bus, settings, logger }) => {
-  const store = await openDirectoryStore(storeSettingsOf(settings, 'directory'));
-  const idempotencyKeys = await openIdempotencyStore({ ...storeSettingsOf(settings, 'directory-idempotency'), mongoDbName: 'directory' });
+  const { store, idempotencyKeys } = await openServiceStores(settings, directoryServiceName, openDirectoryStore);
   registerDirectoryService(bus, { store, formNamespaceBase: settings.FORM_NAMESPACE_BASE, bus, logger }, idempotencyKeys);
   return runningService(directoryServiceName, () => store.ping(), [() => store.close(), () => idempotencyKeys.close()]);
 };

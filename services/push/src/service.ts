@@ -1,76 +1,14 @@
-import { registerServiceHandlers, type Bus, type CommandHandlers, type EventHandler } from '@formcast/bus';
-import { directoryEvents, pushCommands as commands } from '@formcast/contracts';
-import { idempotent } from '@formcast/idempotency';
+import { registerServiceHandlers, type Bus } from '@formcast/bus';
 import { runningService, type ServiceStarter } from '@formcast/platform';
 import { storeSettingsOf } from '@formcast/storage';
 import { DirectoryLookup } from './directory-cache/directory-lookup';
-import { createDispatches } from './handlers/create-dispatches';
-import { createOneshot } from './handlers/create-oneshot';
 import type { PushDeps } from './handlers/deps';
-import { deviceGetOneshot } from './handlers/device-get-oneshot';
-import { deviceListOneshots } from './handlers/device-list-oneshots';
-import { deviceSubmitOneshot } from './handlers/device-submit-oneshot';
-import { getDispatch } from './handlers/get-dispatch';
-import { getSubmission } from './handlers/get-submission';
-import { getSubmissionImage } from './handlers/get-submission-image';
-import { listDeviceDispatches } from './handlers/list-device-dispatches';
-import { listOrganizationDispatches } from './handlers/list-organization-dispatches';
-import { revokeDispatch } from './handlers/revoke-dispatch';
-import { deviceChanged, formChanged } from './handlers/directory-changed';
-import { findOutstandingOneshot } from './handlers/find-outstanding-oneshot';
-import { listDeviceOneshots } from './handlers/list-device-oneshots';
-import { listFormSubmissions } from './handlers/list-form-submissions';
-import { listOrganizationOneshots } from './handlers/list-organization-oneshots';
-import { revokeAllOneshots } from './handlers/revoke-all-oneshots';
-import { revokeOneshot } from './handlers/revoke-oneshot';
-import { saveSubmissionImage } from './handlers/save-submission-image';
-import { downloadSubmissionImage, getSubmissionImageMd5 } from './handlers/submission-image-queries';
-import { submissionMetrics } from './handlers/submission-metrics';
-import { submitForm } from './handlers/submit-form';
-import { updateOneshot } from './handlers/update-oneshot';
+import { commandHandlers, eventHandlers } from './handler-table';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { DispatchRelease } from './release/dispatch-release';
 import { openPushStore } from './store/open-push-store';
 
 export const pushServiceName = 'push';
-
-/**
- * The creates answer once per Idempotency-Key, from the keys of the push store: a dispatch
- * records its key with the oneshot, in one transaction (see createOneshot); a bulk request's
- * key, for the whole request, is claimed before and completed after (`idempotent`), and a
- * claim left by a process that died runs again under the first command's id, whose items the
- * store's applied commands answer.
- */
-const commandHandlers: CommandHandlers<typeof commands, PushDeps> = {
-  [commands.createOneshot]: createOneshot,
-  [commands.updateOneshot]: updateOneshot,
-  [commands.listDeviceOneshots]: listDeviceOneshots,
-  [commands.findOutstandingOneshot]: findOutstandingOneshot,
-  [commands.listOrganizationOneshots]: listOrganizationOneshots,
-  [commands.revokeOneshot]: revokeOneshot,
-  [commands.revokeAllOneshots]: revokeAllOneshots,
-  [commands.deviceListOneshots]: deviceListOneshots,
-  [commands.deviceGetOneshot]: deviceGetOneshot,
-  [commands.deviceSubmitOneshot]: deviceSubmitOneshot,
-  [commands.submitForm]: submitForm,
-  [commands.listFormSubmissions]: listFormSubmissions,
-  [commands.createDispatches]: (deps) => idempotent(deps.store.keys, createDispatches(deps)),
-  [commands.listDeviceDispatches]: listDeviceDispatches,
-  [commands.listOrganizationDispatches]: listOrganizationDispatches,
-  [commands.getDispatch]: getDispatch,
-  [commands.revokeDispatch]: revokeDispatch,
-  [commands.getSubmission]: getSubmission,
-  [commands.saveSubmissionImage]: saveSubmissionImage,
-  [commands.getSubmissionImageMd5]: getSubmissionImageMd5,
-  [commands.downloadSubmissionImage]: downloadSubmissionImage,
-  [commands.submissionMetrics]: submissionMetrics,
-  [commands.getSubmissionImage]: getSubmissionImage,
-};
-
-const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {
-  [directoryEvents.deviceChanged]: deviceChanged,
-  [directoryEvents.formChanged]: formChanged,
-};
 
 export function registerPushService(bus: Bus, deps: PushDeps): void {
   registerServiceHandlers(bus, pushServiceName, deps, { commands: commandHandlers, events: eventHandlers });
@@ -86,7 +24,7 @@ const directoryCacheTtlMs = 10_000;
  */
 export function pushServiceStarter(options: { clock?: () => Date } = {}): ServiceStarter<Bus> {
   return async ({ bus, settings, logger }) => {
-    const store = await openPushStore(storeSettingsOf(settings, 'push'));
+    const store = await openPushStore(storeSettingsOf(settings, pushServiceName));
     const relay = new OutboxRelay(store, bus, logger.child({ component: 'push-outbox' }));
     const directory = new DirectoryLookup(bus, { ttlMs: directoryCacheTtlMs, timeoutMs: settings.COMMAND_TIMEOUT_MS });
     const eventsWritten = () => relay.wake();

@@ -1,15 +1,12 @@
 import { Command } from 'commander';
 import type { EnrollmentCodeView } from '@formcast/contracts';
-import { positiveId } from '../arguments';
 import { contextOf } from '../command-context';
+import { organizationSubcommand } from '../organization-subcommand';
 
 export function enrollmentCodeCommand(): Command {
   const enrollmentCode = new Command('enrollment-code').description("an organization's enrollment code");
 
-  enrollmentCode
-    .command('rotate')
-    .description('give the organization a new enrollment code, shown once; the old one stops enrolling at once')
-    .argument('<org>', 'organization id', positiveId)
+  organizationSubcommand(enrollmentCode, 'rotate', 'give the organization a new enrollment code, shown once; the old one stops enrolling at once')
     .action(async (orgId: number, _options: object, command: Command) => {
       const { client, output } = contextOf(command);
       const rotated = await client.post<EnrollmentCodeView>(`/organizations/${orgId}/enrollment_code`);

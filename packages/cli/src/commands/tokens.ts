@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { ApiTokenView } from '@formcast/contracts';
 import { positiveId } from '../arguments';
 import { contextOf } from '../command-context';
+import { organizationSubcommand } from '../organization-subcommand';
 import { table } from '../output';
 
 interface IssuedToken {
@@ -13,10 +14,7 @@ interface IssuedToken {
 export function tokensCommand(): Command {
   const tokens = new Command('tokens').description("issue, list and revoke an organization's API tokens");
 
-  tokens
-    .command('issue')
-    .description('issue another API token; it is shown once')
-    .argument('<org>', 'organization id', positiveId)
+  organizationSubcommand(tokens, 'issue', 'issue another API token; it is shown once')
     .option('--label <label>', 'what the token is for')
     .action(async (orgId: number, options: { label?: string }, command: Command) => {
       const { client, output } = contextOf(command);
@@ -24,10 +22,7 @@ export function tokensCommand(): Command {
       output.result(issued, () => `Token ${issued.id} issued${issued.label ? ` (${issued.label})` : ''}. Shown once:\n${issued.api_token}`);
     });
 
-  tokens
-    .command('list')
-    .description("list an organization's API tokens, revoked ones included")
-    .argument('<org>', 'organization id', positiveId)
+  organizationSubcommand(tokens, 'list', "list an organization's API tokens, revoked ones included")
     .action(async (orgId: number, _options: object, command: Command) => {
       const { client, output } = contextOf(command);
       const listed = await client.get<{ tokens: ApiTokenView[] }>(`/organizations/${orgId}/tokens`);
@@ -36,10 +31,7 @@ export function tokensCommand(): Command {
       );
     });
 
-  tokens
-    .command('revoke')
-    .description('revoke an API token: it stops authenticating at once (within 5 s on other gateway replicas)')
-    .argument('<org>', 'organization id', positiveId)
+  organizationSubcommand(tokens, 'revoke', 'revoke an API token: it stops authenticating at once (within 5 s on other gateway replicas)')
     .argument('<token-id>', 'token id (see tokens list)', positiveId)
     .action(async (orgId: number, tokenId: number, _options: object, command: Command) => {
       const { client, output } = contextOf(command);

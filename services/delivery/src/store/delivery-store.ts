@@ -1,6 +1,7 @@
 import type { DeliveryMetric, MetricCursor } from '../domain/performance-metrics';
 import type { AttemptOutcome } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
+import type { ServiceStore } from '@formcast/storage';
 import type {
   Delivery,
   DeliveryAttempt,
@@ -173,13 +174,10 @@ export interface PerformanceMetricReads {
  * Errors: AppError('not_found') for an unknown destination or delivery; SecretsKeyError when
  * a stored secret does not open with the store's keys; nothing changes when a method throws.
  */
-export interface DeliveryStore {
+export interface DeliveryStore extends ServiceStore {
   readonly destinations: DestinationStore;
   readonly queue: DeliveryQueue;
   readonly documents: DeliveryDocumentStore;
   readonly bounces: BounceList;
   readonly metrics: PerformanceMetricReads;
-  /** Readiness: the store answers. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
 }

@@ -3,12 +3,9 @@ import type { SecretCipher } from '../secrets';
 import type { DeliveryStore } from './delivery-store';
 import { SqliteDeliveryStore } from './sqlite-delivery-store';
 
-export type DeliveryStoreSettings = StoreSettings;
-
-/** The adapter the settings ask for, connected and with its schema in place; `cipher` seals signing secrets. */
-export function openDeliveryStore(settings: DeliveryStoreSettings, cipher: SecretCipher): Promise<DeliveryStore> {
+/** The adapter the settings ask for (MongoDB's loaded only then), connected and with its schema in place; `cipher` seals signing secrets. */
+export function openDeliveryStore(settings: StoreSettings, cipher: SecretCipher): Promise<DeliveryStore> {
   return openStore<DeliveryStore>(settings, {
-    mongoDbName: 'delivery',
     sqlite: (file) => new SqliteDeliveryStore(file, cipher),
     mongo: (connection) => {
       const { MongoDeliveryStore } = require('./mongo-delivery-store') as typeof import('./mongo-delivery-store');

@@ -1,4 +1,4 @@
-import { closeSqlite, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { SqliteServiceStore, type SqliteDatabase } from '@formcast/storage';
 import type { SecretCipher } from '../secrets';
 import type { DeliveryStore } from './delivery-store';
 import { SqliteBounces } from './sqlite-bounces';
@@ -16,39 +16,24 @@ import { SqlitePerformanceMetrics } from './sqlite-performance-metrics';
  * second process on the same file never interleaves with them, and leases work across
  * processes as they do across MongoDB replicas.
  */
-export class SqliteDeliveryStore implements DeliveryStore {
-  private readonly db: SqliteDatabase;
-  private readonly sql: SqliteQueries;
+export class SqliteDeliveryStore extends SqliteServiceStore implements DeliveryStore {
   readonly destinations: SqliteDestinations;
   readonly queue: SqliteDeliveryQueue;
   readonly documents: SqliteDeliveryDocuments;
   readonly bounces: SqliteBounces;
   readonly metrics: SqlitePerformanceMetrics;
 
-  /**
-   * Takes a database file (created with its folder if missing), `':memory:'`, or a database
-   * already opened with `openSqlite`; brings its schema up to date. The store owns the
-   * database from then on: `close()` closes it.
-   */
+  /** `database`: as SqliteServiceStore takes it. */
   constructor(
     database: SqliteDatabase | string,
     /** Seals signing secrets on writing, opens them on reading. */
     cipher: SecretCipher,
   ) {
-    this.db = storeDatabase(database, deliveryMigrations);
-    this.sql = new SqliteQueries(this.db);
+    super(database, deliveryMigrations);
     this.destinations = new SqliteDestinations(this.db, this.sql, cipher);
     this.queue = new SqliteDeliveryQueue(this.db, this.sql, cipher, this.destinations);
     this.documents = new SqliteDeliveryDocuments(this.sql);
     this.bounces = new SqliteBounces(this.sql);
     this.metrics = new SqlitePerformanceMetrics(this.sql);
-  }
-
-  async ping(): Promise<void> {
-    this.sql.get('SELECT 1');
-  }
-
-  async close(): Promise<void> {
-    await closeSqlite(this.db);
   }
 }

@@ -2,6 +2,7 @@ import type { DeviceStore } from './devices/device-store';
 import type { FormStore } from './forms/form-store';
 import type { GroupStore } from './groups/group-store';
 import type { OrganizationStore } from './organizations/organization-store';
+import type { ServiceStore } from '@formcast/storage';
 
 export type { DeviceStore, FormStore, GroupStore, OrganizationStore };
 
@@ -20,12 +21,9 @@ export type { DeviceStore, FormStore, GroupStore, OrganizationStore };
  * - 'invalid' for ids named as members or groups that are not the organization's;
  * and nothing is changed when they throw.
  */
-export interface DirectoryStore {
+export interface DirectoryStore extends ServiceStore {
   readonly organizations: OrganizationStore;
   readonly groups: GroupStore;
   readonly devices: DeviceStore;
   readonly forms: FormStore;
-  /** Readiness: the store answers. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
 }

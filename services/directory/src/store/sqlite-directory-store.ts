@@ -1,4 +1,4 @@
-import { closeSqlite, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { SqliteServiceStore, type SqliteDatabase } from '@formcast/storage';
 import type { DirectoryStore } from './directory-store';
 import { SqliteDeviceStore } from './devices/sqlite-device-store';
 import { SqliteFormStore } from './forms/sqlite-form-store';
@@ -12,33 +12,18 @@ import { directoryMigrations } from './sqlite-migrations';
  * through IMMEDIATE transactions so that a second process on the same file can never
  * interleave with them.
  */
-export class SqliteDirectoryStore implements DirectoryStore {
+export class SqliteDirectoryStore extends SqliteServiceStore implements DirectoryStore {
   readonly organizations: SqliteOrganizationStore;
   readonly groups: SqliteGroupStore;
   readonly devices: SqliteDeviceStore;
   readonly forms: SqliteFormStore;
-  private readonly db: SqliteDatabase;
-  private readonly sql: SqliteQueries;
 
-  /**
-   * Takes a database file (created with its folder if missing), `':memory:'`, or a database
-   * already opened with `openSqlite`; brings its schema up to date. The store owns the
-   * database from then on: `close()` closes it.
-   */
+  /** `database`: as SqliteServiceStore takes it. */
   constructor(database: SqliteDatabase | string) {
-    this.db = storeDatabase(database, directoryMigrations);
-    this.sql = new SqliteQueries(this.db);
+    super(database, directoryMigrations);
     this.organizations = new SqliteOrganizationStore(this.sql);
     this.groups = new SqliteGroupStore(this.sql);
     this.devices = new SqliteDeviceStore(this.sql);
     this.forms = new SqliteFormStore(this.sql);
-  }
-
-  async ping(): Promise<void> {
-    this.sql.get('SELECT 1');
-  }
-
-  async close(): Promise<void> {
-    await closeSqlite(this.db);
   }
 }

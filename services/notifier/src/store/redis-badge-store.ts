@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from '@formcast/platform';
-import {
-  defaultTombstoneTtlMs,
-  type BadgeChange,
-  type BadgeDevice,
-  type BadgeStore,
-  type BadgeStoreOptions,
-  type OneshotState,
-} from './badge-store';
+import { defaultTombstoneTtlMs, type BadgeChange, type BadgeDevice, type BadgeStore, type BadgeStoreOptions, type OneshotState } from './badge-store';
 import type { DeviceSendGuard } from '../sender/device-send-guard';
 import { recordOneshotScript } from './redis-badge-script';
 import { claimSendRightScript, releaseSendRightScript } from './redis-send-right-script';

@@ -1,12 +1,5 @@
 import { closeSqlite, migrateSqlite, openSqlite, SqliteQueries, type SqliteDatabase, type SqliteStatement } from '@formcast/storage';
-import {
-  defaultTombstoneTtlMs,
-  type BadgeChange,
-  type BadgeDevice,
-  type BadgeStore,
-  type BadgeStoreOptions,
-  type OneshotState,
-} from './badge-store';
+import { defaultTombstoneTtlMs, type BadgeChange, type BadgeDevice, type BadgeStore, type BadgeStoreOptions, type OneshotState } from './badge-store';
 import { badgeMigrations } from './sqlite-migrations';
 
 /** Expired tombstones of every device are swept at most this often (each change sweeps its own device). */

@@ -7,6 +7,7 @@ export interface ListWindow {
   limit?: number;
 }
 import type { IdempotencyStore, KeyFound, KeyRequest } from '@formcast/idempotency';
+import type { ServiceStore } from '@formcast/storage';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
 import type { SubmissionEventFactory } from '../domain/submission-events';
@@ -88,7 +89,7 @@ export type KeyedCreate = { created: Oneshot } | { found: KeyFound };
  * oneshot as it is now, which differs only if another command changed it in the seconds
  * between the two deliveries. A submission's command records the submission's id.
  */
-export interface PushStore {
+export interface PushStore extends ServiceStore {
   /** Saves a new oneshot under the next id. */
   create(oneshot: NewOneshot, event: OneshotEventFactory, commandId: string): Promise<Oneshot>;
   /**
@@ -194,7 +195,4 @@ export interface PushStore {
   readonly keys: IdempotencyStore;
   /** The submission images (v3/submission_image.md) of the same database. */
   readonly images: SubmissionImageStore;
-
-  ping(): Promise<void>;
-  close(): Promise<void>;
 }

@@ -3,8 +3,8 @@ import type { CommandHandler } from '@formcast/bus';
 import { queueResourceUpdatePayload, v4ResourceContentTypes, type AsyncResourceUpdateView } from '@formcast/contracts';
 import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
 import { toAsyncUpdateView } from '../domain/async-update';
-import { resourceNotFound } from '../store/resource-errors';
 import type { ResourcesDeps } from './deps';
+import { requireResource } from './require-resource';
 
 const v4Types: ReadonlySet<string> = new Set(v4ResourceContentTypes);
 
@@ -38,9 +38,7 @@ export const queueResourceUpdate =
     }
     let versionWhenQueued: number | null = null;
     if (resourceId !== undefined) {
-      const resource = await store.getResource(orgId, resourceId);
-      if (!resource) throw resourceNotFound(resourceId);
-      versionWhenQueued = resource.version;
+      versionWhenQueued = (await requireResource(store, orgId, resourceId)).version;
     }
     const job = await store.queueUpdate(
       { id: randomUUID(), orgId, resourceId: resourceId ?? null, description: description ?? null, file: file ?? null, versionWhenQueued },

@@ -3,10 +3,10 @@ import { updateResourcePayload, type ResourceView } from '@formcast/contracts';
 import { AppError, parsePayload, requireOrgId } from '@formcast/platform';
 import { checkFile } from '../domain/checked-file';
 import { toResourceView } from '../domain/views';
-import { resourceNotFound } from '../store/resource-errors';
 import type { ResourcePatch } from '../store/resource-store';
 import { requireAnsweredInTime } from './answered-in-time';
 import type { ResourcesDeps } from './deps';
+import { requireResource } from './require-resource';
 
 /** Changes only what is given; a new file bumps the version and regenerates the summary. */
 export const updateResource =
@@ -21,7 +21,7 @@ export const updateResource =
       throw new AppError('invalid', 'resource: give the description, the file, or both, to change');
     }
     // An unknown id answers 404 before a large file is checked for nothing.
-    if (!(await store.getResource(orgId, resourceId))) throw resourceNotFound(resourceId);
+    await requireResource(store, orgId, resourceId);
     const patch: ResourcePatch = {};
     if (description !== undefined) patch.description = description;
     if (file !== undefined) patch.file = await checkFile(file, command.attachment, fileRules);

@@ -4,4 +4,4 @@ export { resourceMigrations } from './sqlite-migrations';
 // MongoResourceStore and resourceFilesBucket are not exported here: importing them loads
 // mongoose. openResourceStore loads them when MONGO_URL is set; their tests import
 // './mongo-resource-store' directly.
-export { openResourceStore, type ResourceStoreSettings } from './open-resource-store';
+export { openResourceStore } from './open-resource-store';

@@ -318,18 +318,6 @@ interface AsyncUpdateDoc {
   updatedAt: string;
 }
 
-function asyncUpdateFromDoc(doc: AsyncUpdateDoc): AsyncUpdate {
-  return {
-    id: doc._id,
-    orgId: doc.orgId,
-    resourceId: doc.resourceId,
-    description: doc.description,
-    file: doc.file,
-    status: doc.status,
-    versionWhenQueued: doc.versionWhenQueued,
-    versionWhenCompleted: doc.versionWhenCompleted,
-    error: doc.error,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
-  };
+function asyncUpdateFromDoc({ _id, fileId: _fileId, fileBytes: _fileBytes, claimedUntil: _claimedUntil, commandId: _commandId, ...fields }: AsyncUpdateDoc): AsyncUpdate {
+  return { id: _id, ...fields };
 }

@@ -1,4 +1,5 @@
 import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
+import type { ServiceStore } from '@formcast/storage';
 import type { CheckedFile, Resource } from '../domain/records';
 
 /** What changes in an update: only what is given. */
@@ -22,7 +23,7 @@ export interface ResourcePatch {
  * Errors: AppError('not_found') for an unknown (or foreign) resource id; nothing is
  * changed when a method throws.
  */
-export interface ResourceStore extends AsyncUpdateStore {
+export interface ResourceStore extends AsyncUpdateStore, ServiceStore {
   /** Ascending by id, without the bytes. */
   listResources(orgId: number): Promise<Resource[]>;
   getResource(orgId: number, resourceId: number): Promise<Resource | null>;
@@ -33,10 +34,6 @@ export interface ResourceStore extends AsyncUpdateStore {
   updateResource(orgId: number, resourceId: number, patch: ResourcePatch, commandId: string): Promise<Resource>;
   /** Removes the resource and its bytes. */
   deleteResource(orgId: number, resourceId: number): Promise<void>;
-
-  /** Readiness: the store answers. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /**

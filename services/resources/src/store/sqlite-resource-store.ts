@@ -1,4 +1,4 @@
-import { closeSqlite, nextSqliteId, type SqliteDatabase, SqliteQueries, storeDatabase } from '@formcast/storage';
+import { nextSqliteId, SqliteServiceStore, type SqliteDatabase } from '@formcast/storage';
 import type { AsyncUpdate, NewAsyncUpdate } from '../domain/async-update';
 import type { CheckedFile, Resource } from '../domain/records';
 import { resourceNotFound } from './resource-errors';
@@ -15,18 +15,11 @@ import { toResource, type ResourceRow } from './sqlite-resource-rows';
 /** Written one at a time, so SQLite never holds more than this of a file at once. */
 export const fileChunkBytes = 1024 * 1024;
 
-export class SqliteResourceStore implements ResourceStore {
-  private readonly db: SqliteDatabase;
-  private readonly sql: SqliteQueries;
+export class SqliteResourceStore extends SqliteServiceStore implements ResourceStore {
 
-  /**
-   * Takes a database file (created with its folder if missing), `':memory:'`, or a database
-   * already opened with `openSqlite`; brings its schema up to date. The store owns the
-   * database from then on: `close()` closes it.
-   */
+  /** `database`: as SqliteServiceStore takes it. */
   constructor(database: SqliteDatabase | string) {
-    this.db = storeDatabase(database, resourceMigrations);
-    this.sql = new SqliteQueries(this.db);
+    super(database, resourceMigrations);
   }
 
   async listResources(orgId: number): Promise<Resource[]> {
@@ -143,7 +136,7 @@ export class SqliteResourceStore implements ResourceStore {
 
   async queueUpdate(job: NewAsyncUpdate, bytes: Buffer | undefined, commandId: string, now: string): Promise<AsyncUpdate> {
     return this.sql.write(() => {
-      const done = this.sql.get<AsyncUpdateRow>('SELECT * FROM async_updates WHERE org_id = ? AND command_id = ?', job.orgId, commandId);
+      const done = this.sql.get<AsyncUpdateRow>(`SELECT ${asyncUpdateColumns} FROM async_updates WHERE org_id = ? AND command_id = ?`, job.orgId, commandId);
       if (done) return toAsyncUpdate(done);
       this.sql.run(
         `INSERT INTO async_updates (id, org_id, resource_id, description, file, bytes, status, version_when_queued, command_id, created_at, updated_at)
@@ -159,24 +152,25 @@ export class SqliteResourceStore implements ResourceStore {
         now,
         now,
       );
-      return toAsyncUpdate(this.sql.get<AsyncUpdateRow>('SELECT * FROM async_updates WHERE id = ?', job.id)!);
+      return toAsyncUpdate(this.sql.get<AsyncUpdateRow>(`SELECT ${asyncUpdateColumns} FROM async_updates WHERE id = ?`, job.id)!);
     });
   }
 
   async getUpdate(orgId: number, jobId: string): Promise<AsyncUpdate | null> {
-    const row = this.sql.get<AsyncUpdateRow>('SELECT * FROM async_updates WHERE org_id = ? AND id = ?', orgId, jobId);
+    const row = this.sql.get<AsyncUpdateRow>(`SELECT ${asyncUpdateColumns} FROM async_updates WHERE org_id = ? AND id = ?`, orgId, jobId);
     return row ? toAsyncUpdate(row) : null;
   }
 
   async claimUpdate(now: string, leaseUntil: string): Promise<{ job: AsyncUpdate; bytes: Buffer | undefined } | null> {
     return this.sql.write(() => {
       const row = this.sql.get<AsyncUpdateRow & { bytes: Buffer | null }>(
-        `SELECT * FROM async_updates WHERE status = 'queued' OR (status = 'processing' AND claimed_until < ?) ORDER BY created_at, id LIMIT 1`,
+        `SELECT ${asyncUpdateColumns}, bytes FROM async_updates WHERE status = 'queued' OR (status = 'processing' AND claimed_until < ?) ORDER BY created_at, id LIMIT 1`,
         now,
       );
       if (!row) return null;
       this.sql.run(`UPDATE async_updates SET status = 'processing', claimed_until = ?, updated_at = ? WHERE id = ?`, leaseUntil, now, row.id);
-      return { job: toAsyncUpdate({ ...row, status: 'processing', updated_at: now }), bytes: row.bytes ?? undefined };
+      const { bytes, ...job } = row;
+      return { job: toAsyncUpdate({ ...job, status: 'processing', updatedAt: now }), bytes: bytes ?? undefined };
     });
   }
 
@@ -196,14 +190,6 @@ export class SqliteResourceStore implements ResourceStore {
     });
   }
 
-  async ping(): Promise<void> {
-    this.sql.get('SELECT 1');
-  }
-
-  async close(): Promise<void> {
-    await closeSqlite(this.db);
-  }
-
   // Shared steps -----------------------------------------------------------------------
 
   private resourceRow(orgId: number, resourceId: number): ResourceRow | undefined {
@@ -221,32 +207,14 @@ function now(): string {
   return new Date().toISOString();
 }
 
-interface AsyncUpdateRow {
-  id: string;
-  org_id: number;
-  resource_id: number | null;
-  description: string | null;
-  file: string | null;
-  status: AsyncUpdate['status'];
-  version_when_queued: number | null;
-  version_when_completed: number | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The columns of `async_updates` a job is read from, under AsyncUpdate's names. */
+const asyncUpdateColumns = `id, org_id AS orgId, resource_id AS resourceId, description, file, status,
+  version_when_queued AS versionWhenQueued, version_when_completed AS versionWhenCompleted, error,
+  created_at AS createdAt, updated_at AS updatedAt`;
 
-function toAsyncUpdate(row: AsyncUpdateRow): AsyncUpdate {
-  return {
-    id: row.id,
-    orgId: row.org_id,
-    resourceId: row.resource_id,
-    description: row.description,
-    file: row.file === null ? null : (JSON.parse(row.file) as AsyncUpdate['file']),
-    status: row.status,
-    versionWhenQueued: row.version_when_queued,
-    versionWhenCompleted: row.version_when_completed,
-    error: row.error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+/** A job as read: its file still JSON text. */
+type AsyncUpdateRow = Omit<AsyncUpdate, 'file'> & { file: string | null };
+
+function toAsyncUpdate({ file, ...job }: AsyncUpdateRow): AsyncUpdate {
+  return { ...job, file: file === null ? null : (JSON.parse(file) as AsyncUpdate['file']) };
 }

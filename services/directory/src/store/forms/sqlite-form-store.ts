@@ -94,16 +94,12 @@ export class SqliteFormStore implements FormStore {
         JSON.stringify(current.definition),
         revision.updatedAt,
       );
-      this.sql.run(
-        'UPDATE forms SET definition = ?, name = ?, revision = ?, updated_at = ? WHERE org_id = ? AND id = ?',
-        JSON.stringify(revision.definition),
-        revision.name,
-        revision.revision,
-        revision.updatedAt,
-        orgId,
-        formId,
-      );
-      return this.requireForm(orgId, formId);
+      return this.setColumns(orgId, formId, {
+        definition: JSON.stringify(revision.definition),
+        name: revision.name,
+        revision: revision.revision,
+        updated_at: revision.updatedAt,
+      });
     });
   }
 
@@ -111,22 +107,14 @@ export class SqliteFormStore implements FormStore {
     return this.sql.write(() => {
       this.requireForm(orgId, formId);
       requireGroup(this.sql, orgId, groupId);
-      this.sql.run(
-        'UPDATE forms SET group_id = ?, updated_at = ? WHERE org_id = ? AND id = ?',
-        groupId,
-        movedAt,
-        orgId,
-        formId,
-      );
-      return this.requireForm(orgId, formId);
+      return this.setColumns(orgId, formId, { group_id: groupId, updated_at: movedAt });
     });
   }
 
   async setLocked(orgId: number, formId: number, locked: boolean, at: string): Promise<Form> {
     return this.sql.write(() => {
       this.requireForm(orgId, formId);
-      this.sql.run('UPDATE forms SET locked = ?, updated_at = ? WHERE org_id = ? AND id = ?', locked ? 1 : 0, at, orgId, formId);
-      return this.requireForm(orgId, formId);
+      return this.setColumns(orgId, formId, { locked: locked ? 1 : 0, updated_at: at });
     });
   }
 
@@ -137,6 +125,13 @@ export class SqliteFormStore implements FormStore {
       this.sql.run('DELETE FROM forms WHERE org_id = ? AND id = ?', orgId, formId);
       return form;
     });
+  }
+
+  /** Sets the form's `columns` (names from this file, never from a request) and answers the form as it is then. */
+  private setColumns(orgId: number, formId: number, columns: Record<string, unknown>): Form {
+    const names = Object.keys(columns);
+    this.sql.run(`UPDATE forms SET ${names.map((name) => `${name} = ?`).join(', ')} WHERE org_id = ? AND id = ?`, ...Object.values(columns), orgId, formId);
+    return this.requireForm(orgId, formId);
   }
 
   private requireForm(orgId: number, formId: number): Form {
