@@ -20,11 +20,7 @@ const eventDuration = new FastHistogram({
   buckets: busBuckets,
 });
 
-const redeliveries = new FastCounter({
-  name: 'formcast_bus_event_redeliveries_total',
-  help: 'Events handled again: a retry after a failed attempt, or a delivery the broker marked redelivered',
-  labelNames: ['consumer', 'event'],
-});
+const redeliveries = new FastCounter('formcast_bus_event_redeliveries_total', ['consumer', 'event'], 'Events handled again: a retry after a failed attempt, or a delivery the broker marked redelivered');
 
 const deadLetterSources = new GaugeSources((values) => Math.max(...values));
 

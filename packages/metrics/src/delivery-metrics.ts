@@ -1,11 +1,7 @@
 import { FastCounter, FastHistogram } from './fast-metrics';
 import { metricsOn } from './registry';
 
-const attempts = new FastCounter({
-  name: 'formcast_delivery_attempts_total',
-  help: 'Delivery attempts by transport (http_transport, dispatch_transport) and outcome: delivered, gone, failed, rejected, deferred',
-  labelNames: ['transport', 'outcome'],
-});
+const attempts = new FastCounter('formcast_delivery_attempts_total', ['transport', 'outcome'], 'Delivery attempts by transport (http_transport, dispatch_transport) and outcome: delivered, gone, failed, rejected, deferred');
 
 const attemptDuration = new FastHistogram({
   name: 'formcast_delivery_attempt_duration_seconds',

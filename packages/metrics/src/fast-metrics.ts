@@ -60,8 +60,8 @@ export class CounterChild {
 export class FastCounter extends Family<CounterChild> {
   readonly type = 'counter';
 
-  constructor(options: { name: string; help: string; labelNames: readonly string[] }) {
-    super(options.name, options.help, options.labelNames);
+  constructor(name: string, labelNames: readonly string[], help: string) {
+    super(name, help, labelNames);
   }
 
   protected newChild(labels: Labels): CounterChild {

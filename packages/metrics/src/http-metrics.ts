@@ -1,10 +1,6 @@
 import { FastCounter, FastHistogram, type CounterChild, type HistogramChild } from './fast-metrics';
 
-const requests = new FastCounter({
-  name: 'formcast_http_requests_total',
-  help: 'HTTP requests answered, by route template (no ids), method and status',
-  labelNames: ['route', 'method', 'status'],
-});
+const requests = new FastCounter('formcast_http_requests_total', ['route', 'method', 'status'], 'HTTP requests answered, by route template (no ids), method and status');
 
 const duration = new FastHistogram({
   name: 'formcast_http_request_duration_seconds',

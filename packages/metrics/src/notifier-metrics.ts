@@ -1,17 +1,9 @@
 import { FastCounter } from './fast-metrics';
 import { metricsOn } from './registry';
 
-const sends = new FastCounter({
-  name: 'formcast_fcm_sends_total',
-  help: 'Notifications handed to FCM (or the logging sender without credentials), by outcome: sent, token_not_registered, rejected, retry',
-  labelNames: ['outcome'],
-});
+const sends = new FastCounter('formcast_fcm_sends_total', ['outcome'], 'Notifications handed to FCM (or the logging sender without credentials), by outcome: sent, token_not_registered, rejected, retry');
 
-const badgeOperations = new FastCounter({
-  name: 'formcast_badge_operations_total',
-  help: 'Badge store operations: record_outstanding and record_ended (a push event), read (a badge query)',
-  labelNames: ['operation'],
-});
+const badgeOperations = new FastCounter('formcast_badge_operations_total', ['operation'], 'Badge store operations: record_outstanding and record_ended (a push event), read (a badge query)');
 
 const sendOutcomes = new Map(['sent', 'token_not_registered', 'rejected', 'retry'].map((outcome) => [outcome, sends.labels(outcome)]));
 const badgeChildren = new Map(['record_outstanding', 'record_ended', 'read'].map((operation) => [operation, badgeOperations.labels(operation)]));

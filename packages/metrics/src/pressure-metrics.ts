@@ -2,17 +2,9 @@ import { Gauge } from 'prom-client';
 import { FastCounter, type CounterChild } from './fast-metrics';
 import { metricsOn, metricsRegistry } from './registry';
 
-const shed = new FastCounter({
-  name: 'formcast_http_shed_total',
-  help: 'Requests refused with 503 at once because the gateway was overloaded, by reason: in_flight (too many requests under way) or event_loop_delay',
-  labelNames: ['reason'],
-});
+const shed = new FastCounter('formcast_http_shed_total', ['reason'], 'Requests refused with 503 at once because the gateway was overloaded, by reason: in_flight (too many requests under way) or event_loop_delay');
 
-const rateLimited = new FastCounter({
-  name: 'formcast_http_rate_limited_total',
-  help: 'Requests refused with 429, by the bucket they were past: organization, device, address, enrollment, enrollment_failures',
-  labelNames: ['bucket'],
-});
+const rateLimited = new FastCounter('formcast_http_rate_limited_total', ['bucket'], 'Requests refused with 429, by the bucket they were past: organization, device, address, enrollment, enrollment_failures');
 
 const shedChildren = new Map<string, CounterChild>();
 const limitedChildren = new Map<string, CounterChild>();
