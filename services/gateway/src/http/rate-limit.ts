@@ -1,9 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import type { BurstyRateLimiter as BurstyLimiter, RateLimiterAbstract } from 'rate-limiter-flexible';
+import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { recordRateLimited } from '@formcast/metrics';
 import type { Settings } from '@formcast/platform';
 import { AppError } from '@formcast/platform';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from './rate-limiter-parts';
 
 /** A token bucket: `perSecond` tokens refilled each second, up to `burst` more taken at once. */
 export interface BucketSetting {
@@ -52,7 +51,7 @@ function limiterIn(store: RateLimitStore, options: LimiterOptions): RateLimiterA
  * steady rate takes to earn them, taken only when the steady ones are spent.
  */
 export class RateBucket {
-  private readonly limiter: BurstyLimiter;
+  private readonly limiter: BurstyRateLimiter;
   private readonly steadyPoints: number;
   private readonly policy: string;
 
