@@ -39,6 +39,22 @@ describe('RenderPool', () => {
     }
   });
 
+  it('lays out the next PDFs exactly as the first, whose fonts it parsed (their metrics are shared from then on)', async () => {
+    const pool = new RenderPool({ workers: 1, timeoutMs: 10_000, memoryMb: 64 });
+    // Kerned pairs ("AV", "To", "Ty") and widths of both fonts: a metric missing or wrong moves the text.
+    const answers = { customer_name: 'AVATAR Today, Tyre & Wave', notes: 'WAVE To Yo. '.repeat(40) };
+    // The document's /ID is drawn at random: everything else is the same for the same answers.
+    const withoutId = (pdf: Buffer) => pdf.toString('latin1').replace(/\/ID \[[^\]]*\]/, '');
+    try {
+      const [first, second, third] = [email(await pool.render(task(answers))), email(await pool.render(task(answers))), email(await pool.render(task(answers)))];
+      expect(withoutId(first.document.bytes)).toContain('/Helvetica-Bold');
+      expect(withoutId(second.document.bytes)).toBe(withoutId(first.document.bytes));
+      expect(withoutId(third.document.bytes)).toBe(withoutId(first.document.bytes));
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('ends a render past its time, keeps the event loop free meanwhile, and renders the next one on a fresh worker', async () => {
     const pool = new RenderPool({ workers: 1, timeoutMs: 5000, memoryMb: 256 });
     try {
