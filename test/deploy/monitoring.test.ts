@@ -39,6 +39,8 @@ function formcastMetricNames(): Set<string> {
       names.add(match[1]!);
       if (/buckets:/.test(block)) for (const suffix of ['_bucket', '_count', '_sum']) names.add(match[1]! + suffix);
     }
+    // A FastCounter is declared on one line: `new FastCounter('name', labels, help)`.
+    for (const match of source.matchAll(/new FastCounter\('(formcast_[a-z0-9_]+)'/g)) names.add(match[1]!);
   }
   return names;
 }
