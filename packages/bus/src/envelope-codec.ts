@@ -2,10 +2,9 @@ import { envelopeSchema, type Envelope } from '@formcast/contracts';
 import { AppError } from '@formcast/platform';
 
 /**
- * An envelope as it travels: its JSON, and its attachment apart, never encoded (see
- * Envelope.attachment). Both adapters send every message through it, so a handler never
- * shares objects with its caller and sees exactly what the other adapter would deliver;
- * only the attachment's Buffer is handed over as it is.
+ * An envelope as it travels between processes: its JSON, and its attachment apart, never
+ * encoded (see Envelope.attachment). In one process messages travel frozen instead
+ * (in-process/frozen-message.ts), delivered as this JSON would deliver them.
  */
 export interface EncodedEnvelope {
   json: string;
@@ -14,17 +13,7 @@ export interface EncodedEnvelope {
 
 /** An `undefined` payload travels as `null` (JSON has no undefined). */
 export function encodeEnvelope(envelope: Envelope): EncodedEnvelope {
-  const candidate = { ...envelope, payload: envelope.payload ?? null };
-  let valid = wellFormedEnvelope(candidate);
-  if (!valid) {
-    const parsed = envelopeSchema.safeParse(candidate);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppError('internal', `Not a valid envelope: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
-    }
-    valid = parsed.data as Envelope;
-  }
-  const { attachment, ...rest } = valid;
+  const { attachment, ...rest } = validEnvelope(envelope);
   let json: string;
   try {
     json = JSON.stringify(rest);
@@ -32,6 +21,21 @@ export function encodeEnvelope(envelope: Envelope): EncodedEnvelope {
     throw new AppError('internal', `The payload of ${envelope.type} is not JSON-serializable`);
   }
   return attachment ? { json, attachment } : { json };
+}
+
+/**
+ * The envelope a sender hands over, as every adapter accepts it: its own fields only (a new
+ * object; the payload is the sender's), an `undefined` payload as `null`; an AppError
+ * `internal` for anything that is not an envelope.
+ */
+export function validEnvelope(envelope: Envelope): Envelope {
+  const candidate = { ...envelope, payload: envelope.payload ?? null };
+  const valid = wellFormedEnvelope(candidate);
+  if (valid) return valid;
+  const parsed = envelopeSchema.safeParse(candidate);
+  if (parsed.success) return parsed.data as Envelope;
+  const issue = parsed.error.issues[0];
+  throw new AppError('internal', `Not a valid envelope: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
 }
 
 /** The envelope in a received message, or null when the message is not one. */

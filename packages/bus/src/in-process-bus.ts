@@ -1,17 +1,17 @@
-import type { Envelope } from '@formcast/contracts';
+import type { Envelope, Reply } from '@formcast/contracts';
 import { AppError, createLogger, type Logger } from '@formcast/platform';
 import { BusInstrumentation } from './bus-instrumentation';
 import { BusTracing } from './bus-tracing';
 import { delay, resolveBusOptions, retryDelayAfter, type ResolvedBusOptions } from './bus-options';
-import { decodeEnvelope, encodeEnvelope, type EncodedEnvelope } from './envelope-codec';
 import { HandlerTable } from './handler-table';
 import { InFlight } from './in-flight';
-import { InProcessBroker, type CommandRoute, type EncodedReply } from './in-process/in-process-broker';
+import { frozenEnvelope, frozenValue } from './in-process/frozen-message';
+import { InProcessBroker, type CommandRoute } from './in-process/in-process-broker';
 import type { InProcessEventQueue, QueuedEvent } from './in-process/in-process-event-queue';
 import { logHandlerFailure, messageFields } from './log-fields';
 import { OrganizationGates } from './organization-gate';
 import type { Bus, BusOptions, CommandHandler, EventHandler, RequestOptions } from './port';
-import { decodeReply, encodeReply, replyWithError, replyWithValue, valueAndAttachmentOfReply, valueOfReply } from './reply-codec';
+import { replyWithError, replyWithValue, valueAndAttachmentOfReply, valueOfReply } from './reply-codec';
 
 export interface InProcessBusOptions extends BusOptions {
   /** Buses sharing a broker reach each other like processes sharing a RabbitMQ; default: a broker of its own. */
@@ -22,8 +22,9 @@ export interface InProcessBusOptions extends BusOptions {
 type State = 'new' | 'started' | 'closing' | 'closed';
 
 /**
- * The bus of embedded mode. Behaves like the AMQP adapter: messages travel as JSON (an attachment as the same Buffer), handlers
- * run on a later turn of the event loop, failed events are retried with backoff and then
+ * The bus of embedded mode. Behaves like the AMQP adapter: messages arrive as JSON would
+ * deliver them, though frozen rather than copied (frozen-message.ts; an attachment as the
+ * same Buffer), handlers run on a later turn of the event loop, failed events are retried with backoff and then
  * dead-lettered, replicas sharing a broker take turns. Nothing survives the process.
  */
 export class InProcessBus implements Bus {
@@ -76,8 +77,7 @@ export class InProcessBus implements Bus {
   request<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<T> {
     return this.instrumentation.timeCommand(command.type, () =>
       this.tracing.request(command, async (traced) => {
-        const reply = await this.sendCommand(traced, options);
-        return valueOfReply<T>(decodeReply(reply.json, reply.attachment));
+        return valueOfReply<T>(await this.sendCommand(traced, options));
       }),
     );
   }
@@ -85,19 +85,18 @@ export class InProcessBus implements Bus {
   requestWithAttachment<T = unknown>(command: Envelope, options: RequestOptions = {}): Promise<{ value: T; attachment?: Buffer }> {
     return this.instrumentation.timeCommand(command.type, () =>
       this.tracing.request(command, async (traced) => {
-        const reply = await this.sendCommand(traced, options);
-        return valueAndAttachmentOfReply<T>(decodeReply(reply.json, reply.attachment));
+        return valueAndAttachmentOfReply<T>(await this.sendCommand(traced, options));
       }),
     );
   }
 
-  private async sendCommand(command: Envelope, options: RequestOptions): Promise<EncodedReply> {
-    const body = encodeEnvelope(command);
+  private async sendCommand(command: Envelope, options: RequestOptions): Promise<Reply> {
+    const frozen = frozenEnvelope(command);
     if (this.state !== 'started') throw new AppError('unavailable', 'The bus is not running');
     const route = this.broker.routeFor(command.type);
     if (!route) throw new AppError('unavailable', `No service handles ${command.type}`);
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs;
-    return this.awaitReply(route, body, command.type, timeoutMs);
+    return this.awaitReply(route, frozen, timeoutMs);
   }
 
   publish(event: Envelope): Promise<void> {
@@ -105,9 +104,9 @@ export class InProcessBus implements Bus {
   }
 
   private publishNow(event: Envelope): void {
-    const body = encodeEnvelope(event);
+    const frozen = frozenEnvelope(event);
     if (this.state !== 'started') throw new AppError('unavailable', 'The bus is not running');
-    this.broker.routeEvent(event.type, body);
+    this.broker.routeEvent(frozen);
   }
 
   close(): Promise<void> {
@@ -120,8 +119,7 @@ export class InProcessBus implements Bus {
   }
 
   async deadLetters(service: string): Promise<Envelope[]> {
-    const bodies = this.broker.existingEventQueue(service)?.deadLetters() ?? [];
-    return bodies.map(envelopeOf).filter((envelope): envelope is Envelope => envelope !== null);
+    return [...(this.broker.existingEventQueue(service)?.deadLetters() ?? [])];
   }
 
   async deadLetterCount(service: string): Promise<number | null> {
@@ -131,18 +129,18 @@ export class InProcessBus implements Bus {
   // In memory both steps happen at once: nothing can come between them.
   async replayDeadLetter(service: string, eventId: string): Promise<Envelope | null> {
     const queue = this.broker.existingEventQueue(service);
-    const body = queue?.takeDeadLetter((letter) => envelopeOf(letter)?.id === eventId);
-    if (!queue || !body) return null;
-    queue.enqueue({ body, attempt: 1 });
+    const event = queue?.takeDeadLetter((letter) => letter.id === eventId);
+    if (!queue || !event) return null;
+    queue.enqueue({ event, attempt: 1 });
     this.logger.info({ service, eventId }, 'dead letter replayed');
-    return envelopeOf(body);
+    return event;
   }
 
   async dropDeadLetter(service: string, eventId: string): Promise<Envelope | null> {
-    const body = this.broker.existingEventQueue(service)?.takeDeadLetter((letter) => envelopeOf(letter)?.id === eventId);
-    if (!body) return null;
+    const event = this.broker.existingEventQueue(service)?.takeDeadLetter((letter) => letter.id === eventId);
+    if (!event) return null;
     this.logger.info({ service, eventId }, 'dead letter dropped');
-    return envelopeOf(body);
+    return event;
   }
 
   private async stop(): Promise<void> {
@@ -155,26 +153,28 @@ export class InProcessBus implements Bus {
   }
 
   private serveCommand(service: string, type: string, handler: CommandHandler): void {
-    const route: CommandRoute = (body) => this.handlers.track(this.runCommand(service, handler, body));
+    const route: CommandRoute = (command) => this.handlers.track(this.runCommand(service, handler, command));
     this.stopConsuming.push(this.broker.serveCommand(type, route));
   }
 
-  private async runCommand(service: string, handler: CommandHandler, body: EncodedEnvelope): Promise<EncodedReply> {
-    const command = decodeEnvelope(body.json, body.attachment)!;
-    if (this.state !== 'started') {
-      return { json: encodeReply(replyWithError(new AppError('unavailable', `${service} is stopping`))) };
-    }
+  private async runCommand(service: string, handler: CommandHandler, command: Envelope): Promise<Reply> {
+    if (this.state !== 'started') return frozenError(new AppError('unavailable', `${service} is stopping`));
+    let reply: Reply;
     try {
-      const reply = replyWithValue(await handler(command));
-      return reply.ok && reply.attachment ? { json: encodeReply(reply), attachment: reply.attachment } : { json: encodeReply(reply) };
+      reply = replyWithValue(await handler(command));
     } catch (error) {
       logHandlerFailure(this.logger, error, { service, ...messageFields(command) }, 'command failed', 'debug');
-      return { json: encodeReply(replyWithError(error)) };
+      return frozenError(error);
+    }
+    try {
+      return frozenReply(reply);
+    } catch {
+      return frozenError(new AppError('internal', 'The reply is not JSON-serializable'));
     }
   }
 
   // Resolves with the serialized reply; a reply that comes after the timeout is dropped.
-  private awaitReply(route: CommandRoute, body: EncodedEnvelope, type: string, timeoutMs: number): Promise<EncodedReply> {
+  private awaitReply(route: CommandRoute, command: Envelope, timeoutMs: number): Promise<Reply> {
     return new Promise((resolve, reject) => {
       const settle = () => {
         clearTimeout(timer);
@@ -184,12 +184,12 @@ export class InProcessBus implements Bus {
         if (settle()) reject(error);
       };
       const timer = setTimeout(
-        () => fail(new AppError('timeout', `No reply to ${type} within ${timeoutMs} ms`)),
+        () => fail(new AppError('timeout', `No reply to ${command.type} within ${timeoutMs} ms`)),
         timeoutMs,
       );
       this.waitingRequests.add(fail);
       setImmediate(() => {
-        void route(body).then((reply) => {
+        void route(command).then((reply) => {
           if (settle()) resolve(reply);
         });
       });
@@ -206,11 +206,11 @@ export class InProcessBus implements Bus {
   }
 
   private async handleEvent(service: string, queue: InProcessEventQueue, event: QueuedEvent): Promise<void> {
-    const envelope = decodeEnvelope(event.body.json, event.body.attachment);
-    const handler = envelope && this.events.get(service, envelope.type);
-    if (!envelope || !handler) {
-      this.logger.warn({ service, type: envelope?.type }, 'no handler for this event; dead-lettered');
-      queue.deadLetter(event.body);
+    const envelope = event.event;
+    const handler = this.events.get(service, envelope.type);
+    if (!handler) {
+      this.logger.warn({ service, type: envelope.type }, 'no handler for this event; dead-lettered');
+      queue.deadLetter(envelope);
       return;
     }
     const fields = { service, attempt: event.attempt, ...messageFields(envelope) };
@@ -222,12 +222,28 @@ export class InProcessBus implements Bus {
     }
     if (event.attempt >= this.options.maxAttempts) {
       this.logger.error(fields, 'event dead-lettered after its last attempt');
-      queue.deadLetter(event.body);
+      queue.deadLetter(envelope);
       return;
     }
     await delay(retryDelayAfter(event.attempt, this.options));
-    queue.enqueue({ body: event.body, attempt: event.attempt + 1 });
+    queue.enqueue({ event: envelope, attempt: event.attempt + 1 });
   }
 }
 
-const envelopeOf = (body: EncodedEnvelope): Envelope | null => decodeEnvelope(body.json, body.attachment);
+/** The handler's value frozen as JSON would deliver it (its attachment handed over as it is). */
+function frozenReply(reply: Reply): Reply {
+  if (!reply.ok) return reply;
+  const value = frozenValue(reply.value, 'The reply');
+  return reply.attachment ? { ok: true, value, attachment: reply.attachment } : { ok: true, value };
+}
+
+/** A failure as the requester receives it: an AppError keeps its code, anything else is `internal` (replyWithError). */
+function frozenError(error: unknown): Reply {
+  const reply = replyWithError(error);
+  if (reply.ok) return reply;
+  try {
+    return { ok: false, error: frozenValue(reply.error, 'The error') as typeof reply.error };
+  } catch {
+    return { ok: false, error: Object.freeze({ code: 'internal' as const, message: 'The reply is not JSON-serializable' }) };
+  }
+}

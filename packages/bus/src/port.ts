@@ -25,6 +25,11 @@ export interface RequestOptions {
  * each subscribing service has its own durable queue (and a dead-letter queue), routed by
  * event name; an event is acknowledged after its handler finishes, retried when the
  * handler throws, and dead-lettered after `maxAttempts`. Delivery is at-least-once.
+ *
+ * A message, and a reply's value, arrive as JSON carries them (plain data: a Date as its
+ * string, no `undefined` keys). What a sender hands over it no longer changes, and what a
+ * handler receives it does not change: in one process both are the same frozen objects
+ * (a change throws), between processes copies.
  */
 export interface Bus {
   /** Serve `type` as part of `service`'s command queue. */

@@ -66,7 +66,7 @@ export function describeBusContract(
         await expect(bus.request(createEnvelope(type, {}))).resolves.toBeNull();
       });
 
-      it('gives the handler a copy, never the caller’s objects, and never runs it inside request()', async () => {
+      it('never lets a handler change the caller’s objects, and never runs it inside request()', async () => {
         const service = uniqueName('svc');
         const type = uniqueName('mutate');
         let insideRequestCall = false;
@@ -74,8 +74,13 @@ export function describeBusContract(
         const bus = await startedBus((b) =>
           b.handleCommand(service, type, async (command) => {
             ranInsideRequestCall = insideRequestCall;
-            (command.payload as { items: string[] }).items.push('added by handler');
-            return command.payload;
+            // Between processes the handler changes a copy; in one process the message is frozen and the change throws.
+            try {
+              (command.payload as { items: string[] }).items.push('added by handler');
+            } catch {
+              return 'refused';
+            }
+            return 'changed a copy';
           }),
         );
         const command = createEnvelope(type, { items: ['original'] });
@@ -84,9 +89,23 @@ export function describeBusContract(
         const replied = bus.request(command);
         insideRequestCall = false;
 
-        await expect(replied).resolves.toEqual({ items: ['original', 'added by handler'] });
+        await expect(replied).resolves.toMatch(/^(refused|changed a copy)$/);
         expect(command.payload).toEqual({ items: ['original'] });
         expect(ranInsideRequestCall).toBe(false);
+      });
+
+      it('delivers a payload as JSON carries it: dates as strings, no undefined keys, non-finite numbers as null', async () => {
+        const service = uniqueName('svc');
+        const type = uniqueName('json');
+        const bus = await startedBus((b) => b.handleCommand(service, type, async (command) => ({ received: command.payload, at: new Date(0) })));
+        const payload = { at: new Date(0), gone: undefined, nan: Number.NaN, list: [1, undefined], nested: { kept: 'yes' } };
+
+        const replied = await bus.request<{ received: unknown; at: unknown }>(createEnvelope(type, payload));
+
+        expect(replied).toStrictEqual({
+          received: { at: '1970-01-01T00:00:00.000Z', nan: null, list: [1, null], nested: { kept: 'yes' } },
+          at: '1970-01-01T00:00:00.000Z',
+        });
       });
 
       it('rejects with the code and message of the AppError the handler throws', async () => {

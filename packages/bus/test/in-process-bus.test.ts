@@ -1,4 +1,4 @@
-import { createEnvelope } from '@formcast/contracts';
+import { createEnvelope, type Envelope } from '@formcast/contracts';
 import { createLogger } from '@formcast/platform';
 import { InProcessBroker } from '../src/in-process/in-process-broker';
 import { InProcessBus } from '../src/in-process-bus';
@@ -37,6 +37,52 @@ describe('InProcessBus', () => {
     expect(handledWhenPublishResolved).toBe(false);
   });
 
+  it('hands a handler the command deep-frozen, the sender’s objects frozen with it: a handler that changes it throws', async () => {
+    const bus = new InProcessBus({ logger, ...contractBusOptions });
+    const type = uniqueName('mutate');
+    let change: unknown;
+    bus.handleCommand(uniqueName('svc'), type, async (command) => {
+      change = catching(() => (command.payload as { items: string[] }).items.push('added'));
+      return { list: ['answer'] };
+    });
+    await bus.start();
+    const payload = { items: ['original'], nested: { deep: [{ deeper: 1 }] } };
+
+    const replied = await bus.request<{ list: string[] }>(createEnvelope(type, payload));
+    await bus.close();
+
+    expect(change).toBeInstanceOf(TypeError);
+    expect(Object.isFrozen(payload.nested.deep[0])).toBe(true);
+    expect(catching(() => replied.list.push('more'))).toBeInstanceOf(TypeError);
+  });
+
+  it('hands every subscribing service the same frozen event, and a copy through JSON of a payload JSON would change', async () => {
+    const bus = new InProcessBus({ logger, ...contractBusOptions });
+    const type = uniqueName('happened');
+    const received: Envelope[] = [];
+    for (const service of [uniqueName('first'), uniqueName('second')]) {
+      bus.subscribe(service, type, async (event) => {
+        received.push(event);
+      });
+    }
+    await bus.start();
+    const plain = { answers: [{ q: 'a' }] };
+    const dated = { at: new Date(0) };
+
+    await bus.publish(createEnvelope(type, plain));
+    await bus.publish(createEnvelope(type, dated));
+    await waitFor(() => received.length === 4);
+    await bus.close();
+
+    const [first, second] = received.filter((event) => event.payload === plain);
+    expect(first).toBe(second);
+    expect(Object.isFrozen(first) && Object.isFrozen(plain.answers[0])).toBe(true);
+    const copies = received.filter((event) => event.payload !== plain).map((event) => event.payload);
+    expect(copies).toEqual([{ at: '1970-01-01T00:00:00.000Z' }, { at: '1970-01-01T00:00:00.000Z' }]);
+    expect(Object.isFrozen(copies[0])).toBe(true);
+    expect(Object.isFrozen(dated)).toBe(false);
+  });
+
   it('keeps buses made without a shared broker apart', async () => {
     const type = uniqueName('ping');
     const server = new InProcessBus({ logger });
@@ -49,3 +95,12 @@ describe('InProcessBus', () => {
     await Promise.all([server.close(), caller.close()]);
   });
 });
+
+function catching(act: () => unknown): unknown {
+  try {
+    act();
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}

@@ -1,14 +1,8 @@
-import type { EncodedEnvelope } from '../envelope-codec';
+import type { Envelope, Reply } from '@formcast/contracts';
 import { InProcessEventQueue } from './in-process-event-queue';
 
-/** A serialized reply: its JSON, and the bytes beside its value, handed over as they are. */
-export interface EncodedReply {
-  json: string;
-  attachment?: Buffer;
-}
-
-/** Serves one serialized command and answers with a serialized reply; never rejects. */
-export type CommandRoute = (body: EncodedEnvelope) => Promise<EncodedReply>;
+/** Serves one frozen command (see frozen-message.ts) and answers with a frozen reply; never rejects. */
+export type CommandRoute = (command: Envelope) => Promise<Reply>;
 
 /**
  * What RabbitMQ is to the AMQP adapter, inside one process: command routes (replicas of a
@@ -53,10 +47,10 @@ export class InProcessBroker {
     return this.eventQueues.get(service);
   }
 
-  /** Puts a copy of the event in every service queue bound to its type. */
-  routeEvent(type: string, body: EncodedEnvelope): void {
+  /** Puts the event (frozen: one for all) in every service queue bound to its type. */
+  routeEvent(event: Envelope): void {
     for (const queue of this.eventQueues.values()) {
-      if (queue.isBoundTo(type)) queue.enqueue({ body, attempt: 1 });
+      if (queue.isBoundTo(event.type)) queue.enqueue({ event, attempt: 1 });
     }
   }
 }

@@ -1,8 +1,8 @@
-import type { EncodedEnvelope } from '../envelope-codec';
+import type { Envelope } from '@formcast/contracts';
 
-/** One event as it waits in a service's queue: the serialized envelope and which attempt is next. */
+/** One event as it waits in a service's queue: the frozen envelope and which attempt is next. */
 export interface QueuedEvent {
-  body: EncodedEnvelope;
+  event: Envelope;
   attempt: number;
 }
 
@@ -17,7 +17,7 @@ export class InProcessEventQueue {
   private readonly bindings = new Set<string>();
   private readonly waiting: QueuedEvent[] = [];
   private readonly consumers: EventConsumer[] = [];
-  private readonly deadLettered: EncodedEnvelope[] = [];
+  private readonly deadLettered: Envelope[] = [];
   private nextConsumer = 0;
   private dispatchScheduled = false;
 
@@ -44,16 +44,16 @@ export class InProcessEventQueue {
     };
   }
 
-  deadLetter(body: EncodedEnvelope): void {
-    this.deadLettered.push(body);
+  deadLetter(event: Envelope): void {
+    this.deadLettered.push(event);
   }
 
-  deadLetters(): readonly EncodedEnvelope[] {
+  deadLetters(): readonly Envelope[] {
     return this.deadLettered;
   }
 
   /** Removes and returns the first dead letter `matches` picks, if any. */
-  takeDeadLetter(matches: (body: EncodedEnvelope) => boolean): EncodedEnvelope | undefined {
+  takeDeadLetter(matches: (event: Envelope) => boolean): Envelope | undefined {
     const index = this.deadLettered.findIndex(matches);
     return index < 0 ? undefined : this.deadLettered.splice(index, 1)[0];
   }
