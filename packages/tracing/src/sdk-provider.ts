@@ -47,9 +47,9 @@ function exportingProcessors(env: NodeJS.ProcessEnv, resource: Resource): SpanPr
 function processorFor(name: string, env: NodeJS.ProcessEnv, resource: Resource): SpanProcessor {
   if (name === 'console') return new BatchSpanProcessor(new ConsoleSpanExporter(), batchSettingsFrom(env));
   if (name !== 'otlp') throw new Error(`OTEL_TRACES_EXPORTER: ${name} is not one Formcast has (otlp, console, none)`);
-  // OTLP is exported from a worker thread (export/worker-span-processor.ts): the encoding and the send stay off the event loop.
+  // OTLP is exported from a worker thread (export/worker-span-processor.ts): the send, and for JSON the encoding, stay off the event loop.
   return new WorkerSpanProcessor({
-    exporterModule: otlpExporterModule(env),
+    ...otlpEncoding(env),
     env,
     resourceAttributes: resource.attributes,
     scope: formcastScope,
@@ -57,10 +57,10 @@ function processorFor(name: string, env: NodeJS.ProcessEnv, resource: Resource):
   });
 }
 
-/** The SDK's OTLP exporter for the protocol asked for; only that one is loaded, and by the worker. */
-function otlpExporterModule(env: NodeJS.ProcessEnv): string {
+/** The OTLP encoding for the protocol asked for: protobuf our own, JSON the SDK's exporter's (loaded only by the worker). */
+function otlpEncoding(env: NodeJS.ProcessEnv): { encoding: 'protobuf' } | { encoding: 'json'; exporterModule: string } {
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf').trim();
-  if (protocol === 'http/protobuf') return require.resolve('@opentelemetry/exporter-trace-otlp-proto');
-  if (protocol === 'http/json') return require.resolve('@opentelemetry/exporter-trace-otlp-http');
+  if (protocol === 'http/protobuf') return { encoding: 'protobuf' };
+  if (protocol === 'http/json') return { encoding: 'json', exporterModule: require.resolve('@opentelemetry/exporter-trace-otlp-http') };
   throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL: ${protocol} is not one Formcast has (http/protobuf, http/json)`);
 }
