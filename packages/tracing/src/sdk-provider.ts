@@ -2,10 +2,11 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { batchSettingsFrom } from './export/batch-settings';
 import { WorkerSpanProcessor } from './export/worker-span-processor';
+import { FormcastTracer } from './formcast-tracer';
 import type { TracingOptions } from './tracing-options';
 import { formcastScope } from './tracing-state';
 import { traceExporterNames } from './tracing-requested';
@@ -13,7 +14,8 @@ import { traceExporterNames } from './tracing-requested';
 /**
  * The SDK's half of startTracing: loaded only when tracing starts. Manual spans only (no
  * require hooks on http, express or amqplib): the bus, the gateway and the stores open
- * their few spans themselves.
+ * their few spans themselves, from our own tracer (formcast-tracer.ts) with the SDK's
+ * context manager, propagator, sampler and span processors.
  */
 export function installTracerProvider(options: TracingOptions & { env: NodeJS.ProcessEnv }): { shutdown(): Promise<void> } {
   const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName, [ATTR_SERVICE_VERSION]: '0.1.0' }).merge(
@@ -21,7 +23,7 @@ export function installTracerProvider(options: TracingOptions & { env: NodeJS.Pr
     detectResources({ detectors: [envDetector] }),
   );
   const processors = options.spanProcessor ? [options.spanProcessor] : exportingProcessors(options.env, resource);
-  const provider = new BasicTracerProvider({ resource, spanProcessors: processors });
+  const provider = new FormcastTracer(resource, formcastScope, processors);
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
