@@ -3,9 +3,8 @@ import { diag, TraceFlags, type Attributes } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { BatchSettings } from './batch-settings';
 import { exportWorkerSource } from './export-worker-source';
-import { encodeResource, encodeScope, writeSpanRecord } from './otlp-span-encoding';
-import { ProtobufWriter } from './protobuf-writer';
-import { spanDataOf } from './span-data';
+import { encodeResource, encodeScope } from './otlp-span-encoding';
+import { JsonSpanBuffer, ProtobufSpanBuffer, type SpanBuffer } from './span-buffers';
 
 export interface WorkerSpanProcessorOptions {
   /**
@@ -157,46 +156,3 @@ export class WorkerSpanProcessor implements SpanProcessor {
 }
 
 type WorkerMessage = { flushed: number } | { shutDown: number } | { failed: string } | { dropped: number };
-
-/** Finished spans waiting on the event loop for their message to the worker. */
-interface SpanBuffer {
-  readonly count: number;
-  add(span: ReadableSpan): void;
-  /** What is buffered, as the worker reads it, and the buffer emptied. */
-  take(): string | Uint8Array;
-}
-
-/** Spans as OTLP protobuf records, in one buffer handed over (transferred, not copied) as it is. */
-class ProtobufSpanBuffer implements SpanBuffer {
-  count = 0;
-  private readonly writer = new ProtobufWriter();
-
-  add(span: ReadableSpan): void {
-    writeSpanRecord(this.writer, span);
-    this.count += 1;
-  }
-
-  take(): Uint8Array {
-    this.count = 0;
-    return this.writer.take();
-  }
-}
-
-/** Each a span's SpanData as JSON: a flat string outlives the span's objects at no cost to the collector. */
-class JsonSpanBuffer implements SpanBuffer {
-  private spans: string[] = [];
-
-  get count(): number {
-    return this.spans.length;
-  }
-
-  add(span: ReadableSpan): void {
-    this.spans.push(JSON.stringify(spanDataOf(span)));
-  }
-
-  take(): string {
-    const spans = this.spans;
-    this.spans = [];
-    return `[${spans.join(',')}]`;
-  }
-}

@@ -46,3 +46,10 @@ function hexBytes(value: unknown): unknown {
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, hexBytes(item)]));
   return value;
 }
+
+const scopeSpans = exportRequest.lookupType('otlp.ScopeSpans');
+
+/** Bytes of `ScopeSpans.spans` records side by side (what the event loop hands the export worker), read as one ScopeSpans message. */
+export function decodeSpanRecords(records: Uint8Array): any {
+  return hexBytes(scopeSpans.toObject(scopeSpans.decode(records), { bytes: Array, longs: String, defaults: true, arrays: true }));
+}
