@@ -80,14 +80,34 @@ export class ProtobufWriter {
     this.fixed32(high32);
   }
 
-  /** A length-delimited field of UTF-8 text. */
+  /**
+   * A length-delimited field of UTF-8 text. Short ASCII text (span names, attribute keys and
+   * most values) is copied a character at a time: cheaper than a call into Buffer.write.
+   */
   string(field: number, value: string): void {
     this.tag(field, 2);
-    this.ensure(5 + value.length * 3);
+    const length = value.length;
+    this.ensure(5 + length * 3);
+    const buffer = this.buffer;
     const start = this.pos;
-    this.pos += 1;
-    const written = this.buffer.write(value, this.pos, 'utf8');
-    this.pos += written;
+    if (length < 128) {
+      let at = start + 1;
+      for (let i = 0; i < length; i += 1) {
+        const code = value.charCodeAt(i);
+        if (code >= 0x80) {
+          at = -1;
+          break;
+        }
+        buffer[at++] = code;
+      }
+      if (at !== -1) {
+        buffer[start] = length;
+        this.pos = at;
+        return;
+      }
+    }
+    this.pos = start + 1;
+    this.pos += buffer.write(value, this.pos, 'utf8');
     this.finish(start);
   }
 
