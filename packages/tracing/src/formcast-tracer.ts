@@ -1,4 +1,4 @@
-import { SamplingDecision, trace, TraceFlags, type Attributes, type Context, type Span, type SpanKind, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import { context as activeContext, SamplingDecision, trace, TraceFlags, type Attributes, type Context, type Span, type SpanKind, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { getNumberFromEnv } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
 import type { Sampler, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -48,7 +48,7 @@ export class FormcastTracer implements Tracer, TracerProvider {
     return this;
   }
 
-  startSpan(name: string, options: { kind?: SpanKind; attributes?: Attributes } = {}, context: Context): Span {
+  startSpan(name: string, options: { kind?: SpanKind; attributes?: Attributes } = {}, context: Context = activeContext.active()): Span {
     const parent = trace.getSpanContext(context);
     const validParent = parent && trace.isSpanContextValid(parent) ? parent : undefined;
     const traceId = validParent ? validParent.traceId : newTraceId();
@@ -67,8 +67,14 @@ export class FormcastTracer implements Tracer, TracerProvider {
     return span;
   }
 
-  startActiveSpan(): never {
-    throw new Error('Formcast opens its spans with openSpan and inSpan');
+  /** For a library using the global API (Formcast's own code opens spans with openSpan and inSpan). */
+  startActiveSpan<F extends (span: Span) => unknown>(name: string, ...rest: unknown[]): ReturnType<F> {
+    const work = rest[rest.length - 1] as F;
+    const options = (rest.length >= 2 ? rest[0] : {}) as { kind?: SpanKind; attributes?: Attributes };
+    const parent = (rest.length >= 3 ? rest[1] : undefined) as Context | undefined;
+    const from = parent ?? activeContext.active();
+    const span = this.startSpan(name, options, from);
+    return activeContext.with(trace.setSpan(from, span), work as (span: Span) => ReturnType<F>, undefined, span);
   }
 
   async shutdown(): Promise<void> {

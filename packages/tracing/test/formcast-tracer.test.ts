@@ -72,4 +72,18 @@ describe('Formcast’s tracer, in place of the SDK’s', () => {
     expect(span!.attributes).toEqual({ a: 'abc', b: ['xyz', 'q'] });
     expect(span!.droppedAttributesCount).toBe(1);
   });
+
+  it('serves a library that uses the global API: startActiveSpan, and startSpan without a context', async () => {
+    const { trace } = require('@opentelemetry/api') as typeof import('@opentelemetry/api');
+    const spans = await spansWith({}, () => {
+      const tracer = trace.getTracer('a-library');
+      tracer.startActiveSpan('outer', (outer) => {
+        tracer.startSpan('inner').end();
+        outer.end();
+      });
+    });
+    const [inner, outer] = spans;
+    expect(spans.map((span) => span.name)).toEqual(['inner', 'outer']);
+    expect(inner!.parentSpanContext?.spanId).toBe(outer!.spanContext().spanId);
+  });
 });
