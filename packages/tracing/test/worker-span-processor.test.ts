@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { inSpan, openSpan, SpanKind, startTracing, tracingOn, type Tracing } from '../src';
 import { WorkerSpanProcessor } from '../src/export/worker-span-processor';
+import { decodeOtlpTraceRequest } from './support/otlp-protobuf';
 import { OtlpTestReceiver } from './support/otlp-test-receiver';
 
 /** Spans as the bus and the gateway open them: a request span and `count` children. */
@@ -11,6 +12,11 @@ async function traceWithChildren(count: number): Promise<string> {
   });
   request.end();
   return request.traceContext()!.traceparent.split('-')[1]!;
+}
+
+/** Every span of the protobuf exports received, as protobufjs reads them. */
+function protobufSpans(receiver: OtlpTestReceiver): Array<{ name: string }> {
+  return receiver.exports.flatMap(({ body }) => decodeOtlpTraceRequest(body).resourceSpans.flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans)));
 }
 
 describe('OTLP export from a worker thread', () => {
@@ -49,15 +55,66 @@ describe('OTLP export from a worker thread', () => {
     expect(request.resource).toMatchObject({ 'service.name': 'push' });
   });
 
-  it('exports protobuf by default', async () => {
-    start({});
-    await traceWithChildren(9);
+  it('exports protobuf by default: OTLP as protobufjs reads it, span for span what the SDK’s own serializer writes', async () => {
+    const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    const { ProtobufTraceSerializer } = require('@opentelemetry/otlp-transformer') as typeof import('@opentelemetry/otlp-transformer');
+    const ours = new WorkerSpanProcessor({
+      encoding: 'protobuf',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+      resourceAttributes: { 'service.name': 'push', 'service.version': '0.1.0', 'deployment.environment': 'test' },
+      scope: { name: 'formcast' },
+      settings: { scheduledDelayMillis: 5000, exportTimeoutMillis: 5000, maxQueueSize: 2048, maxExportBatchSize: 512 },
+    });
+    const inMemory = new InMemorySpanExporter();
+    const theSdks = new SimpleSpanProcessor(inMemory);
+    tracing = startTracing({
+      serviceName: 'push',
+      spanProcessor: {
+        onStart: () => undefined,
+        onEnd: (span) => {
+          ours.onEnd(span);
+          theSdks.onEnd(span);
+        },
+        forceFlush: () => Promise.all([ours.forceFlush(), theSdks.forceFlush()]).then(() => undefined),
+        shutdown: () => Promise.all([ours.shutdown(), theSdks.shutdown()]).then(() => undefined),
+      },
+    });
+    const traceId = await traceWithChildren(9);
+    const remote = { traceparent: `00-${'ab'.repeat(16)}-${'cd'.repeat(8)}-01` };
+    const attributes = { text: 'é ✓ '.repeat(50), count: 3, negative: -7, big: 2 ** 40, ratio: 0.25, yes: true, names: ['a', 'b'], numbers: [1, 2.5] };
+    openSpan('process created', SpanKind.CONSUMER, { remote }, attributes)!.end({ error: new Error('it failed') });
+    await ours.forceFlush();
+    const finished = inMemory.getFinishedSpans(); // the in-memory exporter forgets them on shutdown
     await tracing!.stop();
     tracing = null;
+
     expect(receiver.exports.map((e) => e.contentType)).toEqual(['application/x-protobuf']);
-    const body = receiver.exports[0]!.body.toString('latin1');
-    for (let i = 0; i < 9; i += 1) expect(body).toContain(`child ${i}`);
-    expect(body).toContain('GET /things');
+    const received = decodeOtlpTraceRequest(receiver.exports[0]!.body);
+    const [resourceSpans] = received.resourceSpans;
+    expect(received.resourceSpans).toHaveLength(1);
+    expect(resourceSpans.resource.attributes).toEqual([
+      { key: 'service.name', value: { stringValue: 'push' } },
+      { key: 'service.version', value: { stringValue: '0.1.0' } },
+      { key: 'deployment.environment', value: { stringValue: 'test' } },
+    ]);
+    expect(resourceSpans.scopeSpans).toHaveLength(1);
+    expect(resourceSpans.scopeSpans[0].scope.name).toBe('formcast');
+    const spans = resourceSpans.scopeSpans[0].spans;
+    expect(spans).toHaveLength(11);
+    const request = spans.find((span: any) => span.name === 'GET /things');
+    expect(request.traceId).toBe(traceId);
+    expect(request.kind).toBe(2); // SPAN_KIND_SERVER
+    expect(spans.filter((span: any) => span.name.startsWith('child ')).every((span: any) => span.parentSpanId === request.spanId)).toBe(true);
+    const consumer = spans.find((span: any) => span.name === 'process created');
+    expect(consumer).toMatchObject({ traceId: 'ab'.repeat(16), parentSpanId: 'cd'.repeat(8), kind: 5, flags: 0x301, status: { code: 2, message: 'it failed' } });
+    expect(consumer.events.map((event: any) => event.name)).toEqual(['exception']);
+    const start = BigInt(consumer.startTimeUnixNano);
+    expect(Number(start / 1_000_000n)).toBeGreaterThan(Date.now() - 60_000);
+    expect(BigInt(consumer.endTimeUnixNano) >= start).toBe(true);
+
+    // The SDK's serializer, from the same spans, reads the same (its resource carries the SDK's own attributes: not compared).
+    const theSdksSpans = decodeOtlpTraceRequest(ProtobufTraceSerializer.serializeRequest(finished)!).resourceSpans[0].scopeSpans[0].spans;
+    expect(spans).toEqual(theSdksSpans);
   });
 
   it('exports without a flush once OTEL_BSP_SCHEDULE_DELAY has passed', async () => {
@@ -70,8 +127,12 @@ describe('OTLP export from a worker thread', () => {
 
   // The worker's heap is sized by the queue (workerHeapLimits): a full queue of large spans
   // must fit, or the worker dies of it and export stops.
-  it.each([2048, 16384])('exports a full queue of %i spans of 1.5 KB attributes whole, in the worker’s heap', async (queueSize) => {
-    start({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_MAX_QUEUE_SIZE: String(queueSize), OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512', OTEL_BSP_SCHEDULE_DELAY: '60000' });
+  it.each([
+    [2048, 'http/json'],
+    [16384, 'http/json'],
+    [16384, 'http/protobuf'],
+  ])('exports a full queue of %i spans of 1.5 KB attributes whole, in the worker’s heap (%s)', async (queueSize, protocol) => {
+    start({ OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_BSP_MAX_QUEUE_SIZE: String(queueSize), OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '512', OTEL_BSP_SCHEDULE_DELAY: '60000' });
     const filler = 'x'.repeat(1536);
     const request = openSpan('POST /bulk', SpanKind.SERVER, { remote: undefined })!;
     request.run(() => {
@@ -80,23 +141,24 @@ describe('OTLP export from a worker thread', () => {
     request.end();
     await tracing!.stop();
     tracing = null;
-    const spans = receiver.jsonSpans();
+    const spans: Array<{ name: string }> = protocol === 'http/json' ? receiver.jsonSpans() : protobufSpans(receiver);
     expect(spans).toHaveLength(queueSize);
     expect(new Set(spans.map((span) => span.name)).size).toBe(queueSize);
   });
 
-  it('drops the spans beyond OTEL_BSP_MAX_QUEUE_SIZE rather than holding them', async () => {
-    start({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_MAX_QUEUE_SIZE: '50', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1000' });
+  it.each(['http/json', 'http/protobuf'])('drops the spans beyond OTEL_BSP_MAX_QUEUE_SIZE rather than holding them (%s)', async (protocol) => {
+    start({ OTEL_EXPORTER_OTLP_PROTOCOL: protocol, OTEL_BSP_MAX_QUEUE_SIZE: '50', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1000' });
     await traceWithChildren(99);
     await tracing!.stop();
     tracing = null;
-    expect(receiver.jsonSpans()).toHaveLength(50);
+    expect(protocol === 'http/json' ? receiver.jsonSpans() : protobufSpans(receiver)).toHaveLength(50);
   });
 });
 
 describe('a trace export worker that dies', () => {
   it('stops exporting and nothing else: the process carries on, flush and shutdown resolve', async () => {
     const processor = new WorkerSpanProcessor({
+      encoding: 'json',
       exporterModule: join(__dirname, 'fixtures/crashing-otlp-exporter.js'),
       env: {},
       resourceAttributes: {},

@@ -3,11 +3,17 @@ import { diag, TraceFlags, type Attributes } from '@opentelemetry/api';
 import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { BatchSettings } from './batch-settings';
 import { exportWorkerSource } from './export-worker-source';
-import { spanDataOf } from './span-data';
+import { encodeResource, encodeScope } from './otlp-span-encoding';
+import { JsonSpanBuffer, ProtobufSpanBuffer, type SpanBuffer } from './span-buffers';
 
 export interface WorkerSpanProcessorOptions {
-  /** The module exporting the OTLPTraceExporter the worker runs (resolved path): protobuf or JSON. */
-  exporterModule: string;
+  /**
+   * `protobuf`: spans encoded here as OTLP protobuf, framed and sent by the worker over the
+   * SDK's OTLP/HTTP transport. `json`: spans handed over as SpanData, exported by
+   * `exporterModule`'s OTLPTraceExporter (resolved path) in the worker.
+   */
+  encoding: 'protobuf' | 'json';
+  exporterModule?: string;
   /** The worker's environment: the exporter reads OTEL_EXPORTER_OTLP_* from it. */
   env: NodeJS.ProcessEnv;
   resourceAttributes: Attributes;
@@ -45,19 +51,30 @@ const postDelayMs = 200;
  */
 export class WorkerSpanProcessor implements SpanProcessor {
   private worker: Worker | null;
-  /** Each a span's SpanData as JSON: a flat string outlives the span's objects at no cost to the collector. */
-  private buffer: string[] = [];
+  private readonly buffer: SpanBuffer;
   private postTimer: NodeJS.Timeout | null = null;
   private readonly waiting = new Map<number, () => void>();
   private nextRequest = 0;
   private shuttingDown: Promise<void> | null = null;
 
   constructor(private readonly options: WorkerSpanProcessorOptions) {
-    const { exporterModule, env, resourceAttributes, scope, settings } = options;
+    const { encoding, exporterModule, env, resourceAttributes, scope, settings } = options;
+    this.buffer = encoding === 'protobuf' ? new ProtobufSpanBuffer() : new JsonSpanBuffer();
+    const workerData =
+      encoding === 'protobuf'
+        ? {
+            encoding,
+            httpExportModule: require.resolve('@opentelemetry/otlp-exporter-base/node-http'),
+            transformerModule: require.resolve('@opentelemetry/otlp-transformer'),
+            resource: encodeResource(resourceAttributes),
+            scope: encodeScope(scope),
+            settings,
+          }
+        : { encoding, exporterModule, resourcesModule: require.resolve('@opentelemetry/resources'), resourceAttributes, scope, settings };
     const worker = new Worker(exportWorkerSource, {
       eval: true,
       env,
-      workerData: { exporterModule, resourcesModule: require.resolve('@opentelemetry/resources'), resourceAttributes, scope, settings },
+      workerData,
       resourceLimits: workerHeapLimits(settings),
     });
     worker.unref();
@@ -71,8 +88,8 @@ export class WorkerSpanProcessor implements SpanProcessor {
 
   onEnd(span: ReadableSpan): void {
     if (!this.worker || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
-    this.buffer.push(JSON.stringify(spanDataOf(span)));
-    if (this.buffer.length >= postEvery) this.post();
+    this.buffer.add(span);
+    if (this.buffer.count >= postEvery) this.post();
     else if (this.postTimer === null) {
       this.postTimer = setTimeout(() => this.post(), Math.min(postDelayMs, this.options.settings.scheduledDelayMillis));
       this.postTimer.unref();
@@ -95,10 +112,9 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private post(): void {
     if (this.postTimer !== null) clearTimeout(this.postTimer);
     this.postTimer = null;
-    if (this.buffer.length === 0 || !this.worker) return;
-    const spans = this.buffer;
-    this.buffer = [];
-    this.worker.postMessage({ spans: `[${spans.join(',')}]` });
+    if (this.buffer.count === 0 || !this.worker) return;
+    const spans = this.buffer.take();
+    this.worker.postMessage({ spans }, typeof spans === 'string' ? [] : [spans.buffer as ArrayBuffer]);
   }
 
   /** Hands the worker what is buffered, then `what`; resolves on its answer, the export timeout, or its failure. */
@@ -133,7 +149,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private failed(reason: string): void {
     if (!this.worker) return;
     this.worker = null;
-    this.buffer = [];
+    this.buffer.take();
     if (!this.shuttingDown) process.stderr.write(`${reason}; traces are no longer exported\n`);
     for (const done of [...this.waiting.values()]) done();
   }
