@@ -4,9 +4,10 @@ import { systemModes } from './support/start-system';
 import { useSystem } from './support/use-system';
 
 const maxInFlight = 3;
+const refusedConnectionPauseMs = 1000;
 
 describe.each(systemModes)('Load shedding: 503 with Retry-After at once past SHED_MAX_IN_FLIGHT, ready all along (%s)', (mode) => {
-  const sys = useSystem(mode, { organizations: 2, env: { SHED_MAX_IN_FLIGHT: String(maxInFlight) } });
+  const sys = useSystem(mode, { organizations: 2, env: { SHED_MAX_IN_FLIGHT: String(maxInFlight), SHED_REFUSED_CONNECTION_PAUSE_MS: String(refusedConnectionPauseMs) } });
 
   it('sheds a new request at once while the bound is held, keeps /readyz ready, counts it, and serves again once the load goes', async () => {
     const [org, other] = sys.orgs;
@@ -46,5 +47,36 @@ describe.each(systemModes)('Load shedding: 503 with Retry-After at once past SHE
     expect(listed).toMatch(/Served team/);
     expect(listed).not.toMatch(/Shed team|Held team/);
     expect((await sys.api.get(groupsPath(other), { token: other.token })).text).toBe(otherBefore);
+  });
+
+  it("reads a refused connection's next request only SHED_REFUSED_CONNECTION_PAUSE_MS after its 503; another connection is served at once", async () => {
+    const [org] = sys.orgs;
+    const groupsPath = `/organizations/${org.orgId}/groups.json`;
+    const get = requestHead('GET', groupsPath, { authorization: basicAuth(org.token) });
+    const held = await Promise.all(Array.from({ length: maxInFlight }, () => RawConnection.open(sys.api.baseUrl)));
+    for (const connection of held) {
+      await connection.write(requestHead('POST', groupsPath, { authorization: basicAuth(org.token), 'content-type': 'application/json', 'content-length': 40 }));
+      await connection.write('["Held team",        ');
+    }
+    await pause(200);
+    const refused = await RawConnection.open(sys.api.baseUrl);
+    try {
+      await refused.write(get);
+      await refused.waitForText(/^HTTP\/1\.1 503/);
+      const refusedAt = performance.now();
+      for (const connection of held) connection.destroy();
+      await pause(100);
+      await refused.write(get);
+      const elsewhere = await sys.api.get(groupsPath, { token: org.token });
+      const elsewhereAt = performance.now();
+      expect(elsewhere.status).toBe(200);
+      await refused.waitForText(/HTTP\/1\.1 200/);
+      const againAt = performance.now();
+      expect(againAt - refusedAt).toBeGreaterThanOrEqual(refusedConnectionPauseMs - 100);
+      expect(elsewhereAt).toBeLessThan(againAt);
+    } finally {
+      refused.destroy();
+      for (const connection of held) connection.destroy();
+    }
   });
 });
