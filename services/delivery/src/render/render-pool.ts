@@ -59,7 +59,12 @@ export interface RenderPoolOptions {
   workers: number;
   timeoutMs: number;
   memoryMb: number;
+  /** A worker left without a job this long is ended (its isolate and libraries, ~25-30 MB); the next job starts another. */
+  idleMs?: number;
 }
+
+/** How long a render worker waits for its next job before it ends (a steady stream keeps it). */
+export const renderWorkerIdleMs = 30_000;
 
 interface Job {
   id: number;
@@ -72,6 +77,8 @@ interface Slot {
   worker: Worker;
   job: Job | null;
   timer: NodeJS.Timeout | null;
+  /** Ends the worker when it has waited `idleMs` for a job. */
+  idle: NodeJS.Timeout | null;
 }
 
 /** Heap a render takes per byte of the submission's JSON, at most (the parsed answers, the layout, the templates' context), measured with room to spare. */
@@ -90,7 +97,8 @@ const modules = () => ({
  * worker, not the process. Each worker has a heap limit (`memoryMb`): a render needing more
  * ends that worker only. A render past `timeoutMs` has its worker ended. Either way the job
  * fails with RenderError and a fresh worker takes the next one. Jobs wait in order for a
- * free worker; workers start when first needed and do not keep the process alive.
+ * free worker; workers start when first needed, end after `idleMs` without a job, and do
+ * not keep the process alive.
  */
 export class RenderPool {
   private readonly slots: Slot[] = [];
@@ -115,6 +123,11 @@ export class RenderPool {
     });
   }
 
+  /** Workers started and not ended. */
+  get workers(): number {
+    return this.slots.length;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new RenderError('the render pool is closed'));
@@ -137,7 +150,7 @@ export class RenderPool {
       resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.floor(this.options.memoryMb / 8)) },
     });
     worker.unref();
-    const slot: Slot = { worker, job: null, timer: null };
+    const slot: Slot = { worker, job: null, timer: null, idle: null };
     worker.on('message', (message: { id: number; result?: RenderOutcome; error?: string }) => {
       const job = slot.job;
       if (!job || job.id !== message.id) return;
@@ -154,6 +167,7 @@ export class RenderPool {
         });
       }
       this.pump();
+      if (slot.job === null) this.endWhenIdle(slot);
     });
     const failed = (why: string) => {
       const job = slot.job;
@@ -170,6 +184,8 @@ export class RenderPool {
   }
 
   private start(slot: Slot, job: Job): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
@@ -189,7 +205,24 @@ export class RenderPool {
     slot.worker.unref();
   }
 
+  /**
+   * A worker holds its isolate, pdfkit and the fonts' metrics (~25-30 MB of RSS) while it
+   * waits: after a burst of documents, that stays with the process for good unless it ends.
+   */
+  private endWhenIdle(slot: Slot): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => {
+      slot.idle = null;
+      if (slot.job !== null || !this.slots.includes(slot)) return;
+      this.remove(slot);
+      void slot.worker.terminate();
+    }, this.options.idleMs ?? renderWorkerIdleMs);
+    slot.idle.unref();
+  }
+
   private remove(slot: Slot): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
     this.finish(slot);
     const index = this.slots.indexOf(slot);
     if (index >= 0) this.slots.splice(index, 1);

@@ -55,6 +55,27 @@ describe('RenderPool', () => {
     }
   });
 
+  it('ends a worker left without a job for idleMs, and starts another for the next job', async () => {
+    const pool = new RenderPool({ workers: 1, timeoutMs: 10_000, memoryMb: 64, idleMs: 300 });
+    try {
+      email(await pool.render(task({ a: 'b' })));
+      expect(pool.workers).toBe(1);
+      // Jobs closer together than idleMs keep the worker.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      email(await pool.render(task({ a: 'c' })));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(pool.workers).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(pool.workers).toBe(0);
+      const next = email(await pool.render(task({ customer_name: 'Acme' }, { subjectTemplate: 'For {{ customer_name }}' })));
+      expect(next.subject).toBe('For Acme');
+      expect(next.document.bytes.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pool.workers).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('ends a render past its time, keeps the event loop free meanwhile, and renders the next one on a fresh worker', async () => {
     const pool = new RenderPool({ workers: 1, timeoutMs: 5000, memoryMb: 256 });
     try {
