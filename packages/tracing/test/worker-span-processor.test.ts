@@ -155,6 +155,49 @@ describe('OTLP export from a worker thread', () => {
   });
 });
 
+describe('a trace export worker left without spans', () => {
+  let receiver: OtlpTestReceiver;
+  beforeEach(async () => {
+    receiver = await OtlpTestReceiver.start();
+  });
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  it('starts with the first spans, exports what it holds and ends after idleMs, and a new one takes the next spans', async () => {
+    const processor = new WorkerSpanProcessor({
+      encoding: 'protobuf',
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint },
+      resourceAttributes: { 'service.name': 'push' },
+      scope: { name: 'formcast' },
+      // No scheduled export before the idle end: only its flush can send the spans.
+      settings: { scheduledDelayMillis: 60_000, exportTimeoutMillis: 5000, maxQueueSize: 2048, maxExportBatchSize: 512 },
+      idleMs: 300,
+    });
+    const tracing = startTracing({ serviceName: 'push', spanProcessor: processor })!;
+    try {
+      expect(processor.workerRunning).toBe(false);
+      await traceWithChildren(10);
+      // Handed over within postDelayMs (200 ms): the worker starts then.
+      const started = Date.now() + 5000;
+      while (!processor.workerRunning && Date.now() < started) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(processor.workerRunning).toBe(true);
+      const ended = Date.now() + 10_000;
+      while (processor.workerRunning && Date.now() < ended) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(processor.workerRunning).toBe(false);
+      expect(protobufSpans(receiver)).toHaveLength(11);
+
+      await traceWithChildren(4);
+      await processor.forceFlush();
+      expect(protobufSpans(receiver)).toHaveLength(16);
+      expect(processor.workerRunning).toBe(true);
+    } finally {
+      await tracing.stop();
+    }
+    expect(processor.workerRunning).toBe(false);
+  });
+});
+
 describe('a trace export worker that dies', () => {
   it('stops exporting and nothing else: the process carries on, flush and shutdown resolve', async () => {
     const processor = new WorkerSpanProcessor({

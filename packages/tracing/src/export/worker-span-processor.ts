@@ -19,7 +19,12 @@ export interface WorkerSpanProcessorOptions {
   resourceAttributes: Attributes;
   scope: { name: string; version?: string };
   settings: BatchSettings;
+  /** How long the worker waits for spans before it exports what it holds and ends (default exportWorkerIdleMs). */
+  idleMs?: number;
 }
+
+/** A trace export worker given no spans this long ends (after exporting what it holds); the next spans start another. */
+export const exportWorkerIdleMs = 30_000;
 
 /**
  * The worker's heap: its queue holds at most maxQueueSize spans (4 KB allowed for each: one
@@ -45,12 +50,17 @@ const postDelayMs = 200;
  * send are the worker's.
  *
  * forceFlush and shutdown resolve once the worker exported everything handed over before
- * them (or the export timeout passed): a graceful stop loses nothing. The worker never keeps
- * the process alive between flushes; a worker that fails (an exception, out of memory) stops
+ * them (or the export timeout passed): a graceful stop loses nothing. The worker starts with
+ * the first spans handed over and ends after `idleMs` without any; it never keeps the
+ * process alive between flushes; a worker that fails (an exception, out of memory) stops
  * the export and only that: spans are dropped from then on, the process carries on.
  */
 export class WorkerSpanProcessor implements SpanProcessor {
-  private worker: Worker | null;
+  private worker: Worker | null = null;
+  /** The worker failed: export stopped for good. */
+  private broken = false;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private postsSinceIdleCheck = 0;
   private readonly buffer: SpanBuffer;
   private postTimer: NodeJS.Timeout | null = null;
   private readonly waiting = new Map<number, () => void>();
@@ -58,8 +68,13 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private shuttingDown: Promise<void> | null = null;
 
   constructor(private readonly options: WorkerSpanProcessorOptions) {
-    const { encoding, exporterModule, env, resourceAttributes, scope, settings } = options;
-    this.buffer = encoding === 'protobuf' ? new ProtobufSpanBuffer() : new JsonSpanBuffer();
+    this.buffer = options.encoding === 'protobuf' ? new ProtobufSpanBuffer() : new JsonSpanBuffer();
+  }
+
+  /** The worker, started at the first spans handed over (an untouched process never holds its isolate and exporter, ~20 MB). */
+  private started(): Worker | null {
+    if (this.worker || this.broken || this.shuttingDown) return this.worker;
+    const { encoding, exporterModule, env, resourceAttributes, scope, settings } = this.options;
     const workerData =
       encoding === 'protobuf'
         ? {
@@ -78,16 +93,57 @@ export class WorkerSpanProcessor implements SpanProcessor {
       resourceLimits: workerHeapLimits(settings),
     });
     worker.unref();
+    // A worker this processor ended itself (idle) is no failure: only the current one's events count.
     worker.on('message', (message: WorkerMessage) => this.received(message));
-    worker.on('error', (error) => this.failed(`the trace export worker failed: ${error.message}`));
-    worker.on('exit', (code) => this.failed(`the trace export worker exited (${code})`));
+    worker.on('error', (error) => worker === this.worker && this.failed(`the trace export worker failed: ${error.message}`));
+    worker.on('exit', (code) => worker === this.worker && this.failed(`the trace export worker exited (${code})`));
     this.worker = worker;
+    return worker;
+  }
+
+  /**
+   * After `idleMs` with no spans handed over, the worker is asked to export what it holds and,
+   * if no span came meanwhile, ended; the next spans start another. A process traced under
+   * load keeps its worker; one left idle gives back its isolate.
+   */
+  private endWhenIdle(): void {
+    if (this.idleTimer !== null) {
+      this.postsSinceIdleCheck += 1;
+      return;
+    }
+    this.postsSinceIdleCheck = 0;
+    const check = () => {
+      this.idleTimer = null;
+      if (!this.worker || this.shuttingDown) return;
+      if (this.postsSinceIdleCheck > 0) {
+        this.postsSinceIdleCheck = 0;
+        this.idleTimer = setTimeout(check, this.options.idleMs ?? exportWorkerIdleMs);
+        this.idleTimer.unref();
+        return;
+      }
+      const worker = this.worker;
+      void this.ask('flush').then(() => {
+        if (this.worker !== worker || this.postsSinceIdleCheck > 0 || this.waiting.size > 0 || this.buffer.count > 0) {
+          if (this.worker === worker) this.endWhenIdle();
+          return;
+        }
+        this.worker = null;
+        void worker.terminate();
+      });
+    };
+    this.idleTimer = setTimeout(check, this.options.idleMs ?? exportWorkerIdleMs);
+    this.idleTimer.unref();
+  }
+
+  /** Whether an export worker is up (started by spans, not yet ended). */
+  get workerRunning(): boolean {
+    return this.worker !== null;
   }
 
   onStart(_span: Span): void {}
 
   onEnd(span: ReadableSpan): void {
-    if (!this.worker || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
+    if (this.broken || this.shuttingDown || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return;
     this.buffer.add(span);
     if (this.buffer.count >= postEvery) this.post();
     else if (this.postTimer === null) {
@@ -101,6 +157,8 @@ export class WorkerSpanProcessor implements SpanProcessor {
   }
 
   shutdown(): Promise<void> {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     this.shuttingDown ??= this.ask('shutdown').then(() => {
       const worker = this.worker;
       this.worker = null;
@@ -112,9 +170,12 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private post(): void {
     if (this.postTimer !== null) clearTimeout(this.postTimer);
     this.postTimer = null;
-    if (this.buffer.count === 0 || !this.worker) return;
+    if (this.buffer.count === 0) return;
+    const worker = this.started();
+    if (!worker) return;
     const spans = this.buffer.take();
-    this.worker.postMessage({ spans }, typeof spans === 'string' ? [] : [spans.buffer as ArrayBuffer]);
+    this.endWhenIdle();
+    worker.postMessage({ spans }, typeof spans === 'string' ? [] : [spans.buffer as ArrayBuffer]);
   }
 
   /** Hands the worker what is buffered, then `what`; resolves on its answer, the export timeout, or its failure. */
@@ -149,6 +210,7 @@ export class WorkerSpanProcessor implements SpanProcessor {
   private failed(reason: string): void {
     if (!this.worker) return;
     this.worker = null;
+    this.broken = true;
     this.buffer.take();
     if (!this.shuttingDown) process.stderr.write(`${reason}; traces are no longer exported\n`);
     for (const done of [...this.waiting.values()]) done();
