@@ -83,4 +83,18 @@ describe.each(systemModes)('Device side: fetch, submit, push token (%s)', (mode)
     const pending = await enrollDevice(sys.api, sys.org, { approve: false });
     expect((await sys.api.get('/device/oneshots', { bearer: pending.secret })).status).toBe(403);
   });
+
+  it('refuses a deleted device at once, though the gateway keeps what a secret authenticates; a pending one is served once approved', async () => {
+    const device = await enrollDevice(sys.api, sys.org);
+    for (let i = 0; i < 3; i++) expect((await sys.api.get('/device/oneshots', { bearer: device.secret })).status).toBe(200);
+    expect((await sys.api.delete(`/organizations/${sys.org.orgId}/devices/${device.id}`, { token: sys.org.token })).status).toBe(200);
+    const refused = await sys.api.get('/device/oneshots', { bearer: device.secret });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+
+    const pending = await enrollDevice(sys.api, sys.org, { approve: false });
+    expect((await sys.api.get('/device/oneshots', { bearer: pending.secret })).status).toBe(403);
+    expect((await sys.api.post(`/organizations/${sys.org.orgId}/devices/${pending.id}/approve`, { token: sys.org.token })).status).toBe(200);
+    expect((await sys.api.get('/device/oneshots', { bearer: pending.secret })).status).toBe(200);
+  });
 });

@@ -1,6 +1,9 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 const secretPrefix = 'whsec_';
+/** Signing keys kept by their secret: every attempt of a destination signs with the same one or two. */
+const keptSigningKeys = 1024;
+const signingKeys = new Map<string, KeyObject>();
 
 /** A destination's signing secret: `whsec_` and 32 random bytes in Base64, as Standard Webhooks gives them. */
 export function generateSigningSecret(): string {
@@ -8,12 +11,26 @@ export function generateSigningSecret(): string {
 }
 
 /**
+ * The HMAC key of a secret (its bytes), made once: an HMAC keyed with a Buffer makes a
+ * KeyObject of it on every call, which cost three times the HMAC of a webhook's body
+ * (issue 24: 12.5 µs a signature, 3.4 with the KeyObject kept).
+ */
+function signingKey(secret: string): KeyObject {
+  let key = signingKeys.get(secret);
+  if (key === undefined) {
+    key = createSecretKey(Buffer.from(secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret, 'base64'));
+    if (signingKeys.size >= keptSigningKeys) signingKeys.delete(signingKeys.keys().next().value!);
+    signingKeys.set(secret, key);
+  }
+  return key;
+}
+
+/**
  * `v1,<Base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`, keyed with the secret's bytes
  * (Standard Webhooks). A binary body (a PDF, a .docx) is signed as its bytes.
  */
 export function sign(secret: string, webhookId: string, timestampSeconds: number, body: string | Buffer): string {
-  const key = Buffer.from(secret.startsWith(secretPrefix) ? secret.slice(secretPrefix.length) : secret, 'base64');
-  return `v1,${createHmac('sha256', key).update(`${webhookId}.${timestampSeconds}.`).update(body).digest('base64')}`;
+  return `v1,${createHmac('sha256', signingKey(secret)).update(`${webhookId}.${timestampSeconds}.`).update(body).digest('base64')}`;
 }
 
 export interface WebhookHeaders {

@@ -6,6 +6,7 @@ import { rotateSecrets } from '../domain/signing-secrets';
 import { needSealing, openSigningSecrets, sealSigningSecrets, sealTransport, type SecretCipher } from '../secrets';
 import { storedSecrets, toDestination, toSubmissionTarget, type DestinationRow, type SubmissionTargetRow } from './sqlite-delivery-rows';
 import { destinationNotFound } from './store-errors';
+import { SubmissionTargetCache } from './sqlite-submission-targets';
 
 /**
  * Destinations on SQLite: their records, sealed secrets and health (failing, deactivated).
@@ -13,11 +14,15 @@ import { destinationNotFound } from './store-errors';
  * `applyHealth` inside its own transactions.
  */
 export class SqliteDestinations implements DestinationStore {
+  private readonly targets: SubmissionTargetCache;
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly sql: SqliteQueries,
     private readonly cipher: SecretCipher,
-  ) {}
+  ) {
+    this.targets = new SubmissionTargetCache(db);
+  }
 
 
   async listDestinations(orgId: number, formId: number): Promise<Destination[]> {
@@ -33,6 +38,7 @@ export class SqliteDestinations implements DestinationStore {
 
   async createDestination(input: NewDestination, commandId: string): Promise<Destination> {
     return this.sql.write(() => {
+      this.changing();
       const done = this.sql.get<DestinationRow>('SELECT * FROM destinations WHERE org_id = ? AND command_id = ?', input.orgId, commandId);
       if (done) return toDestination(done, this.cipher);
       const id = nextSqliteId(this.db, 'destinations');
@@ -64,6 +70,7 @@ export class SqliteDestinations implements DestinationStore {
 
   async updateDestination(orgId: number, formId: number, destinationId: number, change: DestinationChange): Promise<Destination> {
     return this.sql.write(() => {
+      this.changing();
       const current = this.requireDestination(orgId, formId, destinationId);
       const now = Date.now();
       const at = new Date(now).toISOString();
@@ -97,6 +104,7 @@ export class SqliteDestinations implements DestinationStore {
 
   async rotateSecret(orgId: number, formId: number, destinationId: number, overlapMs: number, commandId: string): Promise<Destination> {
     return this.sql.write(() => {
+      this.changing();
       const row = this.destinationRow(orgId, formId, destinationId);
       if (!row) throw destinationNotFound(destinationId);
       if (row.rotation_command_id === commandId) return toDestination(row, this.cipher);
@@ -116,6 +124,7 @@ export class SqliteDestinations implements DestinationStore {
 
   async deleteDestination(orgId: number, formId: number, destinationId: number): Promise<void> {
     this.sql.write(() => {
+      this.changing();
       // Its deliveries and their attempts go with it (ON DELETE CASCADE).
       const deleted = this.sql.run('DELETE FROM destinations WHERE org_id = ? AND form_id = ? AND id = ?', orgId, formId, destinationId);
       if (deleted === 0) throw destinationNotFound(destinationId);
@@ -142,25 +151,29 @@ export class SqliteDestinations implements DestinationStore {
     ) {
       await yieldToEventLoop();
     }
-    return this.sql.write(() =>
-      this.sql.run('DELETE FROM destinations WHERE org_id = ? AND form_id = ? AND id IN (SELECT value FROM json_each(?))', orgId, formId, ids),
-    );
+    return this.sql.write(() => {
+      this.changing();
+      return this.sql.run('DELETE FROM destinations WHERE org_id = ? AND form_id = ? AND id IN (SELECT value FROM json_each(?))', orgId, formId, ids);
+    });
   }
 
   async activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]> {
-    return this.sql
-      .all<SubmissionTargetRow>(
-        `SELECT id, org_id, form_id, format, transport_type,
-                CASE WHEN transport_type = 'dispatch_transport' THEN transport_parameters END AS transport_parameters
-         FROM destinations WHERE org_id = ? AND form_id = ? AND active = 1 ORDER BY id`,
-        orgId,
-        formId,
-      )
-      .map(toSubmissionTarget);
+    return this.targets.targets(orgId, formId, () =>
+      this.sql
+        .all<SubmissionTargetRow>(
+          `SELECT id, org_id, form_id, format, transport_type,
+                  CASE WHEN transport_type = 'dispatch_transport' THEN transport_parameters END AS transport_parameters
+           FROM destinations WHERE org_id = ? AND form_id = ? AND active = 1 ORDER BY id`,
+          orgId,
+          formId,
+        )
+        .map(toSubmissionTarget),
+    );
   }
 
   async sealSecrets(): Promise<number> {
     return this.sql.write(() => {
+      this.changing();
       let sealed = 0;
       for (const row of this.sql.all<DestinationRow>('SELECT * FROM destinations')) {
         const stored = storedSecrets(row);
@@ -171,6 +184,12 @@ export class SqliteDestinations implements DestinationStore {
       }
       return sealed;
     });
+  }
+
+  /** Inside a write of destinations: the kept active destinations go, now and once it commits. */
+  private changing(): void {
+    this.targets.forget();
+    this.sql.afterCommit(() => this.targets.forget());
   }
 
   destinationRow(orgId: number, formId: number, destinationId: number): DestinationRow | undefined {
@@ -220,6 +239,7 @@ export class SqliteDestinations implements DestinationStore {
 
   /** Inactive from `at`; its pending deliveries wait, with no due time, until it is active again. */
   private deactivate(destinationId: number, reason: string | null, at: string): void {
+    this.changing();
     this.sql.run(
       'UPDATE destinations SET active = 0, deactivated_reason = ?, deactivated_at = ?, updated_at = ? WHERE id = ?',
       reason,

@@ -23,6 +23,18 @@ describe('Standard Webhooks signing', () => {
     expect(() => new Webhook(generateSigningSecret()).verify('{"a":1}', { ...headers })).toThrow();
   });
 
+  it('signs with a secret again after more secrets than its kept keys, each still verifying', () => {
+    const first = generateSigningSecret();
+    const body = Buffer.from('{"pdf":"bytes"}');
+    const verify = (secret: string) => {
+      const headers = webhookHeaders('msg_3', nowSeconds(), body, [secret]);
+      expect(() => new Webhook(secret).verify(body.toString('utf8'), { ...headers })).not.toThrow();
+    };
+    verify(first);
+    for (let i = 0; i < 1100; i++) verify(generateSigningSecret());
+    verify(first);
+  });
+
   it('signs with every secret in force, space-separated, so either verifies during a rotation', () => {
     const now = Date.now();
     const before = newSigningSecrets();

@@ -388,6 +388,39 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       ]);
     });
 
+    it('reads each change of a form\'s destinations at once, though it read them before (issue 24 keeps them)', async () => {
+      const active = async () => (await store.destinations.activeDestinations(orgId, formId)).map((d) => d.id);
+      expect(await active()).toEqual([]);
+      const first = await createDestination();
+      expect(await active()).toEqual([first.id]);
+      const second = await createDestination({
+        transport: { type: 'dispatch_transport', parameters: { form_namespace: 'http://example.com/xforms/a', field_map: {} } },
+      });
+      expect(await active()).toEqual([first.id, second.id]);
+      await store.destinations.updateDestination(orgId, formId, second.id, {
+        transport: { type: 'dispatch_transport', parameters: { form_namespace: 'http://example.com/xforms/b', field_map: {} } },
+      });
+      expect((await store.destinations.activeDestinations(orgId, formId))[1]!.transport).toEqual({
+        type: 'dispatch_transport',
+        parameters: { form_namespace: 'http://example.com/xforms/b', field_map: {} },
+      });
+      await store.destinations.updateDestination(orgId, formId, first.id, { active: false });
+      expect(await active()).toEqual([second.id]);
+      await store.destinations.updateDestination(orgId, formId, first.id, { active: true });
+      expect(await active()).toEqual([first.id, second.id]);
+      // Deactivated by its receiver's 410, inside an attempt's record.
+      await store.queue.createDeliveries([delivery(first.id, 1)], t0);
+      const [claim] = await claimDue(t0);
+      await store.queue.recordAttempt({ deliveryId: claim!.delivery.id, claimToken: claim!.claimToken }, attempt(t0 + 10, { statusCode: 410 }), attemptOutcome({ kind: 'gone' }, 1, t0 + 10));
+      expect(await active()).toEqual([second.id]);
+      await store.destinations.deleteDestination(orgId, formId, second.id);
+      expect(await active()).toEqual([]);
+      const third = await createDestination();
+      expect(await active()).toEqual([third.id]);
+      await store.destinations.deleteFormDestinations(orgId, formId);
+      expect(await active()).toEqual([]);
+    });
+
     it('deactivates a destination on 410, holding its pending deliveries until it is active again', async () => {
       const destination = await createDestination();
       const other = await createDestination();

@@ -82,6 +82,44 @@ describe('SqliteDeliveryStore on a file', () => {
   });
 });
 
+describe('SqliteDeliveryStore: two processes on one file, each keeping the active destinations it read', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'delivery-targets-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+
+  it('reads what the other one changed at once (PRAGMA data_version)', async () => {
+    const file = join(dir, 'delivery.sqlite');
+    const [one, two] = [new SqliteDeliveryStore(file, testCipher), new SqliteDeliveryStore(file, testCipher)];
+    const input = {
+      orgId: 1,
+      formId: 2,
+      description: null,
+      format: 'json_format' as const,
+      formatParameters: {},
+      transport: { type: 'http_transport' as const, parameters: { uri: 'https://example.com/' } },
+      secrets: newSigningSecrets(),
+    };
+    try {
+      const active = async () => (await one.destinations.activeDestinations(1, 2)).map((d) => d.id);
+      expect(await active()).toEqual([]);
+      expect(await active()).toEqual([]);
+      const made = await two.destinations.createDestination(input, randomUUID());
+      expect(await active()).toEqual([made.id]);
+      await two.destinations.updateDestination(1, 2, made.id, { active: false });
+      expect(await active()).toEqual([]);
+      await two.destinations.updateDestination(1, 2, made.id, { active: true });
+      expect(await active()).toEqual([made.id]);
+      await two.destinations.deleteDestination(1, 2, made.id);
+      expect(await active()).toEqual([]);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+});
+
 describe('SqliteDeliveryStore over a database of the release before sealed secrets', () => {
   let dir: string;
   beforeEach(() => {

@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Bus } from '@formcast/bus';
 import { createEnvelope, directoryCommands, type AuthenticatedDevice } from '@formcast/contracts';
 import { AppError, hashSecret, secretsEqual } from '@formcast/platform';
+import type { DeviceSecretCache } from './device-secret-cache';
 import type { TokenCache } from './token-cache';
 
 export const basicRealm = 'Formcast API';
@@ -94,19 +95,19 @@ export function requireAdminToken(adminToken: string) {
   };
 }
 
-/** A device's own secret (`Authorization: Bearer`) → `req.context.orgId` and `deviceId`; else 401. */
-export function requireDeviceSecret(bus: Bus, timeoutMs: number) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const secret = bearerToken(req.get('authorization'));
-    if (!secret) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="Formcast devices"');
-      throw new AppError('unauthorized', 'Device authentication required: Authorization: Bearer <device secret>');
-    }
+/**
+ * A device's own secret (`Authorization: Bearer`) → `req.context.orgId` and `deviceId`; else
+ * 401. The directory's answer for a secret is kept a few seconds (DeviceSecretCache).
+ */
+export function requireDeviceSecret(bus: Bus, timeoutMs: number, cache: DeviceSecretCache) {
+  const authenticate = async (req: Request, res: Response, next: NextFunction, secretHash: string) => {
+    const mark = cache.mark;
     try {
       const device = await bus.request<AuthenticatedDevice>(
-        createEnvelope(directoryCommands.authenticateDevice, { secretHash: hashSecret(secret) }, { requestId: req.context.requestId }),
+        createEnvelope(directoryCommands.authenticateDevice, { secretHash }, { requestId: req.context.requestId }),
         { timeoutMs },
       );
+      cache.set(secretHash, device, mark);
       req.context.orgId = device.orgId;
       req.context.deviceId = device.deviceId;
     } catch (error) {
@@ -115,6 +116,20 @@ export function requireDeviceSecret(bus: Bus, timeoutMs: number) {
       }
       throw error;
     }
+    next();
+  };
+  // Not async: a secret in the cache goes on without a promise.
+  return (req: Request, res: Response, next: NextFunction): Promise<void> | void => {
+    const secret = bearerToken(req.get('authorization'));
+    if (!secret) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="Formcast devices"');
+      throw new AppError('unauthorized', 'Device authentication required: Authorization: Bearer <device secret>');
+    }
+    const secretHash = hashSecret(secret);
+    const cached = cache.get(secretHash);
+    if (cached === undefined) return authenticate(req, res, next, secretHash);
+    req.context.orgId = cached.orgId;
+    req.context.deviceId = cached.deviceId;
     next();
   };
 }

@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { Bus } from '@formcast/bus';
-import { directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
+import { deviceChangedPayload, directoryCommands, directoryEvents, tokenRevokedPayload } from '@formcast/contracts';
 import { AppError, parsePayload, settingsSchema, type Logger } from '@formcast/platform';
 import { healthRoutes } from '../routes/health';
 import { openApiRoutes } from '../openapi/docs-routes';
@@ -11,6 +11,7 @@ import { readResourceBody } from '../routes/resources';
 import { requireAdminToken, requireApiToken as requireApiTokenAlone, requireDeviceSecret } from './authenticate';
 import { watchRequestBodies } from './body-watch';
 import { consoleStatic } from './console-static';
+import { DeviceSecretCache } from './device-secret-cache';
 import { errorHandler } from './error-handler';
 import { pauseRefusedConnections } from './refused-connection-pause';
 import { decideFormatSuffix } from './format-suffix';
@@ -23,11 +24,11 @@ import type { LoadShedder } from './load-shedding';
 import { pathBeforeBody } from './path-before-body';
 import { GatewayRateLimits } from './rate-limit';
 import { requestContext } from './request-context';
-import { attachmentFetcher, commandSender } from './send-command';
+import { attachmentFetcher, commandSender, type SendCommand } from './send-command';
 import { TokenCache } from './token-cache';
 import { refuseUnwritableUrl } from './unwritable-url';
 
-/** The gateway's name on the bus: its event queue (token revocations). */
+/** The gateway's name on the bus: its event queue (token revocations, device changes). */
 export const gatewayServiceName = 'gateway';
 
 export interface GatewayOptions {
@@ -55,7 +56,8 @@ export interface GatewayOptions {
 /** The HTTP surface: each request becomes a command on the bus. */
 export function createGatewayApp(options: GatewayOptions): Express {
   const { bus, logger, commandTimeoutMs } = options;
-  const send = commandSender(bus, commandTimeoutMs);
+  const devices = new DeviceSecretCache({ ttlMs: 5000, maxEntries: 10000 });
+  const send = forgettingDeletedDevices(commandSender(bus, commandTimeoutMs), devices);
   const tokens = new TokenCache({ ttlMs: 5000, maxEntries: 10000 });
   const limits = options.rateLimits ?? new GatewayRateLimits(false);
   // Every route an API token authenticates then takes a token of its organization's bucket.
@@ -67,6 +69,10 @@ export function createGatewayApp(options: GatewayOptions): Express {
   };
   bus.subscribe(gatewayServiceName, directoryEvents.tokenRevoked, async (event) => {
     tokens.forgetOrganization(parsePayload(tokenRevokedPayload, event.payload).orgId);
+  });
+  bus.subscribe(gatewayServiceName, directoryEvents.deviceChanged, async (event) => {
+    const { orgId, deviceId } = parsePayload(deviceChangedPayload, event.payload);
+    devices.forgetDevice(orgId, deviceId);
   });
   const app = express();
   app.disable('x-powered-by');
@@ -132,7 +138,7 @@ export function createGatewayApp(options: GatewayOptions): Express {
   app.use(groupsSecondGeneration.mount, routerOf(groupsSecondGeneration, table, ownOrganization));
   app.use(formLocks.mount, routerOf(formLocks, table, [requireApiToken(bus, commandTimeoutMs, tokens)]));
   app.use(clients.mount, requireApiToken(bus, commandTimeoutMs, tokens), routerOf(clients, table));
-  app.use(deviceSide.mount, limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs), limits.deviceItself, routerOf(deviceSide, table));
+  app.use(deviceSide.mount, limits.deviceAddress, requireDeviceSecret(bus, commandTimeoutMs, devices), limits.deviceItself, routerOf(deviceSide, table));
 
   app.use((req) => {
     throw new AppError('not_found', `No endpoint ${req.method} ${req.path}`);
@@ -141,4 +147,15 @@ export function createGatewayApp(options: GatewayOptions): Express {
   if (options.loadShedding) app.use(pauseRefusedConnections(options.loadShedding.refusedConnectionPauseMs));
   app.use(errorHandler);
   return app;
+}
+
+/** `send`, forgetting a deleted device's secret on this gateway as soon as the directory has deleted it. */
+function forgettingDeletedDevices(send: SendCommand, devices: DeviceSecretCache): SendCommand {
+  return async (req, type, payload, attachment) => {
+    const answer = await send(req, type, payload, attachment);
+    if (type === directoryCommands.deleteDevice && req.context.orgId != null) {
+      devices.forgetDevice(req.context.orgId, (payload as { deviceId: number }).deviceId);
+    }
+    return answer as never;
+  };
 }
