@@ -7,6 +7,27 @@ export const eventLoopSampleMs = 200;
 export const lagWakeCheckMs = 2000;
 
 /**
+ * A lag histogram held for the process's life by the perf_hooks module itself. A disabled
+ * histogram that is collected leaves Node a handle without an owner for a moment, and
+ * `process._getActiveHandles()` (prom-client's nodejs_active_handles, on every scrape) then
+ * aborts the process (seen under jest, whose module registries come and go). One per
+ * process in a service; a few per jest worker.
+ */
+function pinnedHistogram(): IntervalHistogram {
+  const key = Symbol.for('formcast.eventLoopLagHistograms');
+  // The module object itself (an import would give this module a copy of it under esModuleInterop).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const holder = require('node:perf_hooks') as Record<symbol, IntervalHistogram[] | undefined>;
+  const histogram = monitorEventLoopDelay({ resolution: eventLoopSampleMs });
+  try {
+    (holder[key] ??= []).push(histogram);
+  } catch {
+    // A module namespace that takes no property: held by this module only.
+  }
+  return histogram;
+}
+
+/**
  * prom-client's event-loop lag metrics (same names and meaning), from a histogram that sleeps
  * while the process is idle: its timer, a wake every 200 ms for the process's whole life, was
  * most of an idle process's wake-ups (issue 24). Work (an answered request, a handled event or
@@ -14,12 +35,15 @@ export const lagWakeCheckMs = 2000;
  * puts it to sleep. An idle loop is not late, so a scrape of a sleeping one reads 0.
  */
 export class EventLoopLag {
-  private readonly histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: eventLoopSampleMs });
+  private readonly histogram: IntervalHistogram = pinnedHistogram();
+  /** Whether its gauges are registered (metrics on): only then does work wake it. */
+  private registered = false;
   private check: NodeJS.Timeout | undefined;
   private worked = false;
 
   /** Some work ran: the histogram samples again (at once if it slept). */
   noteWork(): void {
+    if (!this.registered) return;
     this.worked = true;
     if (this.check) return;
     this.histogram.enable();
@@ -60,6 +84,7 @@ export class EventLoopLag {
 
   /** The gauges prom-client's eventLoopLag registers, read from this histogram. */
   register(registry: Registry): void {
+    this.registered = true;
     const gauge = (name: string, help: string, aggregator: 'min' | 'max' | 'average', collect?: () => Promise<void>) =>
       new Gauge({ name, help, registers: [registry], aggregator, ...(collect ? { collect } : {}) });
     // Registered first: its collect sets every other gauge before they are read.

@@ -1,3 +1,4 @@
+import { Registry } from 'prom-client';
 import { EventLoopLag, lagWakeCheckMs } from '../src/event-loop-lag';
 import { configureMetrics, eventLoopLag, parseExposition, recordHttpRequest, renderMetrics, sampleValue } from '../src';
 
@@ -11,6 +12,9 @@ function block(ms: number): void {
 describe('the event-loop lag histogram (issue 24: no timer while idle)', () => {
   it('sleeps until work comes, samples while it comes, and sleeps again a check after it stops', async () => {
     const lag = new EventLoopLag();
+    lag.noteWork();
+    expect(lag.awake).toBe(false); // metrics off (its gauges not registered): work does not wake it
+    lag.register(new Registry());
     expect(lag.awake).toBe(false);
     lag.noteWork();
     expect(lag.awake).toBe(true);
@@ -22,6 +26,7 @@ describe('the event-loop lag histogram (issue 24: no timer while idle)', () => {
 
   it('records a block while awake; reads 0 once reset with no sample, never a bogus extreme', async () => {
     const lag = new EventLoopLag();
+    lag.register(new Registry());
     lag.noteWork();
     await sleep(250);
     block(450);
