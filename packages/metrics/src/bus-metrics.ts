@@ -1,3 +1,4 @@
+import { eventLoopWorked } from './event-loop-lag';
 import { Gauge } from 'prom-client';
 import { FastCounter, FastHistogram, type CounterChild, type HistogramChild } from './fast-metrics';
 import { GaugeSources } from './gauge-sources';
@@ -63,6 +64,7 @@ function commandSeries(command: string): CommandSeries {
 
 /** Records a command's round trip (from `performance.now()` reading `startedMs`): ok, or the error's code. */
 export function recordCommand(command: string, startedMs: number, error?: unknown): void {
+  eventLoopWorked();
   const series = commandSeries(command);
   (error === undefined ? series.ok : series.failure(outcomeOfError(error))).observe(secondsSince(startedMs));
 }
@@ -86,6 +88,7 @@ export class EventSeries {
   }
 
   handled(startedMs: number, error?: unknown): void {
+    eventLoopWorked();
     let child = this.ok;
     if (error !== undefined) {
       const outcome = outcomeOfError(error);

@@ -1,3 +1,4 @@
+import { eventLoopWorked } from './event-loop-lag';
 import { FastCounter, FastHistogram, type CounterChild, type HistogramChild } from './fast-metrics';
 
 const requests = new FastCounter('formcast_http_requests_total', ['route', 'method', 'status'], 'HTTP requests answered, by route template (no ids), method and status');
@@ -36,6 +37,7 @@ const series = new Map<string, Map<string, RouteSeries>>();
  * so label values stay few; their children are made on first use and kept.
  */
 export function recordHttpRequest(route: string, method: string, status: number, seconds: number): void {
+  eventLoopWorked();
   let byMethod = series.get(route);
   if (!byMethod) series.set(route, (byMethod = new Map()));
   let one = byMethod.get(method);

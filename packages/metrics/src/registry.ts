@@ -1,11 +1,11 @@
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { collectDefaultMetricsButLag } from './default-metrics';
+import { eventLoopLag } from './event-loop-lag';
 
 /** The one registry of this process: every Formcast metric and the process's default ones. */
 export const metricsRegistry = new Registry();
 
 let enabled = true;
-/** How often the default metrics' event-loop lag histogram takes a sample, in ms. */
-export const eventLoopSampleMs = 200;
 let defaultMetricsCollected = false;
 
 /**
@@ -17,10 +17,10 @@ let defaultMetricsCollected = false;
 export function configureMetrics({ enabled: on }: { enabled: boolean }): void {
   enabled = on;
   if (on && !defaultMetricsCollected) {
-    // The event-loop lag histogram samples every 200 ms, not prom-client's 10: its timer, 100
-    // wakes a second, was most of an idle process's CPU (0.55% of a core; 0.05% at 200 ms,
-    // issue 24). 75 samples per 15-s scrape still give its percentiles.
-    collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: eventLoopSampleMs });
+    // The event-loop lag histogram samples every 200 ms, not prom-client's 10 (100 wakes a
+    // second were most of an idle process's CPU), and only while work comes (issue 24).
+    eventLoopLag.register(metricsRegistry);
+    collectDefaultMetricsButLag(metricsRegistry);
     defaultMetricsCollected = true;
   }
 }

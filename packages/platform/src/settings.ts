@@ -137,7 +137,7 @@ export const settingsSchema = z.object({
   FORM_NAMESPACE_BASE: z.string().url().default('http://formcast.local'),
   /** COMMAND_TIMEOUT_MS: how long the gateway waits for a command's reply before 504. */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(100).max(120000).default(10000),
-  /** PUSH_RELEASE_INTERVAL_MS: how often the push service looks for scheduled dispatches whose time has come. */
+  /** PUSH_RELEASE_INTERVAL_MS: how soon the push service looks for due scheduled dispatches after a write or a failed look (it looks at each one's time, and every 30 s with none waiting). */
   PUSH_RELEASE_INTERVAL_MS: z.coerce.number().int().min(10).max(60000).default(1000),
   /** BODY_LIMIT_BYTES: the largest request body the gateway reads (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),

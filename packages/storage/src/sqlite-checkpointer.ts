@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { statSync, watch as watchDirectory, type FSWatcher } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { sqliteBinding } from './sqlite-binding';
 import type { SqliteDatabase } from './sqlite-types';
@@ -79,7 +80,7 @@ parentPort.on('message', (message) => {
 });
 `;
 
-/** How often, while no worker runs, the process looks at its files' WAL for sustained writing. */
+/** How often, while no worker runs and the files are being written, the process looks at their WAL for sustained writing. */
 const watchIntervalMs = 500;
 /** Looks in a row that must each find a WAL written since the one before for the worker to start: ~1.5 s of writing. */
 const busyAfterLooks = 3;
@@ -105,10 +106,13 @@ export interface SqliteCheckpointerOptions {
  * thread is ~15 MB of RSS on Node 24 (an idle embedded process 123.7 → 108.5 MB without it,
  * issue 23), which a process written seldom (a directory, resources) need not pay. Until
  * then each connection checkpoints itself as SQLite does by default (at 1000 pages), and the
- * event loop looks at the files' -wal every 500 ms (a stat each); once three looks in a row
- * find one written since the look before, the worker starts and takes every file; once
- * nothing is written for 30 s it stops and hands them back. It never keeps the process
- * alive. Should it fail, the connections go back to SQLite's own checkpoints.
+ * event loop looks at the files' -wal every 500 ms (a stat each) while they are written;
+ * once three looks in a row find one written since the look before, the worker starts and
+ * takes every file; once nothing is written for 30 s it stops and hands them back. A look
+ * that finds nothing written puts the looking to sleep: the files' folders are watched
+ * (inotify, no timer) and the next write to a -wal wakes it, so an idle process is not
+ * woken at all (issue 24). It never keeps the process alive. Should it fail, the
+ * connections go back to SQLite's own checkpoints.
  */
 export class SqliteCheckpointer {
   private worker: Worker | null = null;
@@ -121,8 +125,10 @@ export class SqliteCheckpointer {
   private retiring: Promise<void> | null = null;
   /** The file each connection handed over was opened as. */
   private readonly fileOf = new WeakMap<SqliteDatabase, string>();
-  /** While no worker runs: each file's -wal modification time at the last look, and the looks in a row that found one written. */
+  /** While no worker runs and the files are written: each file's -wal modification time at the last look, and the looks in a row that found one written. */
   private watch: { timer: NodeJS.Timeout; lastWritten: Map<string, number>; writtenLooks: number } | null = null;
+  /** While no worker runs and nothing was written at the last look: the files' folders, watched for a write to a -wal. */
+  private asleep: Map<string, FSWatcher> | null = null;
   private readonly watchIntervalMs: number;
   private readonly busyAfterLooks: number;
   private readonly retireAfterMs: number;
@@ -144,8 +150,10 @@ export class SqliteCheckpointer {
     }
     open.add(db);
     this.fileOf.set(db, file);
-    if (!this.worker) this.watchForWriting();
-    else {
+    if (!this.worker) {
+      if (this.asleep) this.watchFolderOf(file);
+      else this.watchForWriting();
+    } else {
       if (newFile) this.worker.postMessage({ add: file });
       db.pragma('wal_autocheckpoint = 0');
     }
@@ -162,6 +170,11 @@ export class SqliteCheckpointer {
     }
   }
 
+  /** Whether the event loop looks at the files on a timer now (for tests): not while they go unwritten. */
+  get looking(): boolean {
+    return this.watch !== null;
+  }
+
   /** Whether the worker runs (for tests). */
   get running(): boolean {
     return this.worker !== null;
@@ -169,14 +182,55 @@ export class SqliteCheckpointer {
 
   private watchForWriting(): void {
     if (this.watch) return;
+    this.stopSleeping();
     const timer = setInterval(() => this.look(), this.watchIntervalMs);
     timer.unref();
-    this.watch = { timer, lastWritten: new Map(), writtenLooks: 0 };
+    const lastWritten = new Map<string, number>();
+    // The first look compares with now: a write just before it counts.
+    for (const file of this.connections.keys()) lastWritten.set(file, walModifiedMs(file));
+    this.watch = { timer, lastWritten, writtenLooks: 0 };
   }
 
   private stopWatching(): void {
     if (this.watch) clearInterval(this.watch.timer);
     this.watch = null;
+    this.stopSleeping();
+  }
+
+  /** No look until a -wal is written: its folder's watcher wakes the looking. A folder that cannot be watched is looked at as before. */
+  private sleep(): void {
+    if (this.watch) clearInterval(this.watch.timer);
+    this.watch = null;
+    this.asleep = new Map();
+    for (const file of this.connections.keys()) {
+      if (!this.watchFolderOf(file)) return this.watchForWriting();
+    }
+  }
+
+  private watchFolderOf(file: string): boolean {
+    const asleep = this.asleep;
+    if (!asleep) return true;
+    const folder = dirname(file);
+    if (asleep.has(folder)) return true;
+    try {
+      const watcher = watchDirectory(folder, { persistent: false }, (_event, name) => {
+        if (typeof name === 'string' && name.endsWith('-wal') && this.connections.has(join(folder, name.slice(0, -'-wal'.length)))) this.watchForWriting();
+      });
+      // A folder removed (tests) or watching refused: looked at on a timer instead.
+      watcher.on('error', () => {
+        if (this.asleep === asleep) this.watchForWriting();
+      });
+      asleep.set(folder, watcher);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private stopSleeping(): void {
+    const asleep = this.asleep;
+    this.asleep = null;
+    for (const watcher of asleep?.values() ?? []) watcher.close();
   }
 
   /** One look at the files' -wal: the worker starts once enough looks in a row found one written since the look before. */
@@ -192,6 +246,7 @@ export class SqliteCheckpointer {
     }
     watch.writtenLooks = written ? watch.writtenLooks + 1 : 0;
     if (watch.writtenLooks >= this.busyAfterLooks) this.takeOverNow();
+    else if (!written) this.sleep();
   }
 
   release(file: string, db: SqliteDatabase): void {

@@ -138,6 +138,17 @@ describe('the worker, started once the process writes steadily', () => {
     expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(4);
   });
 
+  it('looks at no file on a timer while nothing is written, and the next write wakes the looking (issue 24)', async () => {
+    const { db, checkpointer } = watched(newFile());
+    await waitFor(() => !checkpointer.looking, { timeoutMs: 2000, description: 'the looking to sleep, nothing written' });
+    await new Promise((resolve) => setTimeout(resolve, 200)); // four looks' time: still asleep
+    expect(checkpointer.looking).toBe(false);
+    writeNotes(db, 1);
+    await waitFor(() => checkpointer.looking, { timeoutMs: 2000, description: 'a write to wake the looking' });
+    await waitFor(() => !checkpointer.looking, { timeoutMs: 2000, description: 'asleep again once the writes stop' });
+    expect(checkpointer.running).toBe(false);
+  });
+
   it('starts when a file is written look after look, and takes every file open', async () => {
     const file = newFile();
     const { db, checkpointer } = watched(file);

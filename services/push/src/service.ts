@@ -27,11 +27,15 @@ export function pushServiceStarter(options: { clock?: () => Date } = {}): Servic
     const store = await openPushStore(storeSettingsOf(settings, pushServiceName));
     const relay = new OutboxRelay(store, bus, logger.child({ component: 'push-outbox' }));
     const directory = new DirectoryLookup(bus, { ttlMs: directoryCacheTtlMs, timeoutMs: settings.COMMAND_TIMEOUT_MS });
-    const eventsWritten = () => relay.wake();
-    const release = new DispatchRelease(store, directory, eventsWritten, logger.child({ component: 'push-release' }), {
+    const release = new DispatchRelease(store, directory, () => relay.wake(), logger.child({ component: 'push-release' }), {
       intervalMs: settings.PUSH_RELEASE_INTERVAL_MS,
       clock: options.clock,
     });
+    // A write may have scheduled (or moved) a dispatch: the release looks within an interval.
+    const eventsWritten = () => {
+      relay.wake();
+      release.wake();
+    };
     registerPushService(bus, { store, directory, eventsWritten, clock: options.clock, maxOutstandingPerDevice: settings.PUSH_MAX_OUTSTANDING_PER_DEVICE });
     relay.start();
     release.start();

@@ -1,4 +1,5 @@
 import type { Reply } from '@formcast/contracts';
+import { eventLoopWorked, metricsOn } from '@formcast/metrics';
 import { AppError, type Logger } from '@formcast/platform';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { envelopeOfMessage, replyAsAmqpMessage } from './amqp-envelope';
@@ -38,6 +39,7 @@ export class AmqpCommandServer extends QueueConsumer<CommandHandler> {
   }
 
   private async replyTo(message: ConsumeMessage): Promise<Reply> {
+    if (metricsOn()) eventLoopWorked();
     const command = envelopeOfMessage(message);
     if (!command) {
       this.logger.warn('received a command that is not an envelope');

@@ -3,6 +3,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { Express } from 'express';
 import type { Logger } from '@formcast/platform';
 import { holdContinue } from './body-watch';
+import { checkConnectionsOnlyWhileOpen } from './connections-check-while-open';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
 import { readTlsPair, reloadOnChange, type TlsFiles } from './tls-files';
 
@@ -17,8 +18,9 @@ export interface GatewayTls {
 /**
  * The HTTP server of `app` (HTTPS when `tls` is given: HTTP/1.1 over TLS 1.2 or newer, the
  * files taken up again when they change). Headers must arrive within `headersMs` (Node's
- * headersTimeout: 408 and the connection closed), checked every second at most, so a slowloris
- * connection is dropped near that time, not up to 30 s (Node's default interval) later; a TLS
+ * headersTimeout: 408 and the connection closed), checked every second at most while a
+ * connection is open (checkConnectionsOnlyWhileOpen), so a slowloris connection is dropped
+ * near that time, not up to 30 s (Node's default interval) later; a TLS
  * handshake gets the same time. Node's requestTimeout is off: it is one value for every route,
  * and the bodies' deadlines grow with each route's limit (watchRequestBodies). `Expect:
  * 100-continue` is left to the body readers (holdContinue), so a refusal reaches the client
@@ -40,6 +42,7 @@ export function createGatewayServer(app: Express, timeouts: HttpTimeouts = defau
   } else {
     server = createServer(options, app);
   }
+  checkConnectionsOnlyWhileOpen(server);
   server.on('checkContinue', (req, res) => {
     holdContinue(req, res);
     server.emit('request', req, res);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pushEvents } from '@formcast/contracts';
-import { RepeatingTask, type Logger } from '@formcast/platform';
+import type { Logger } from '@formcast/platform';
 import { inSpan, SpanKind } from '@formcast/tracing';
 import { devicePushToken } from '../directory-cache/device-push-token';
 import type { DirectoryLookup } from '../directory-cache/directory-lookup';
@@ -11,13 +11,23 @@ import { tracedStoreWrite } from '../outbox/traced-store-write';
 import type { PushStore } from '../store/push-store';
 
 export interface DispatchReleaseOptions {
-  /** How often to look for due dispatches (PUSH_RELEASE_INTERVAL_MS). */
+  /**
+   * How soon a look follows a write or a failed look, and, on a clock of the tests' own, how
+   * often it looks while a dispatch waits (PUSH_RELEASE_INTERVAL_MS).
+   */
   intervalMs: number;
+  /** How often it looks while it knows of no dispatch waiting: a safety net for those another replica scheduled (30 s). */
+  safetyNetMs?: number;
   /** Dispatches released in one transaction at most. */
   batchSize?: number;
   /** The time; the system clock unless given (tests give their own). */
   clock?: () => Date;
 }
+
+/** While no dispatch waits, a look this often finds one another replica (or a process killed before its release) left. */
+export const releaseSafetyNetMs = 30_000;
+/** Later than any scheduled time: listDue up to it gives the next dispatch waiting, due or not. */
+const endOfTime = '9999-12-31T23:59:59.999Z';
 
 const deviceKey = (d: { orgId: number; deviceId: number }) => `${d.orgId}:${d.deviceId}`;
 
@@ -38,10 +48,24 @@ function releaseTraced<T>(due: number, requestId: string, release: () => Promise
  * what that transaction finds still due is released, so a dispatch is released once even
  * with several replicas doing this at the same moment, and a crash leaves it released with
  * its event or not at all (the next look, here or after the restart, takes it).
+ *
+ * No look on a fixed beat (issue 24: a look a second was an idle process's main wake-up):
+ * after each look, the next is timed for the earliest dispatch still waiting; a write here
+ * (`wake()`: a dispatch created or moved) brings a look within one interval; with nothing
+ * waiting, a look every 30 s finds what another replica scheduled. A failed look is tried
+ * again after one interval. On a clock of the tests' own (which jumps), it looks every
+ * interval while a dispatch waits.
  */
 export class DispatchRelease {
   private readonly batchSize: number;
-  private readonly task: RepeatingTask;
+  private readonly safetyNetMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  /** When the armed timer fires (ms since the epoch); Infinity while none is. */
+  private lookAt = Infinity;
+  private running: Promise<void> | null = null;
+  private started = false;
+  /** A write came while a look ran: the next comes within an interval, whatever that look found. */
+  private wokenWhileLooking = false;
 
   constructor(
     private readonly store: PushStore,
@@ -51,20 +75,63 @@ export class DispatchRelease {
     private readonly options: DispatchReleaseOptions,
   ) {
     this.batchSize = options.batchSize ?? 200;
-    this.task = new RepeatingTask(() => this.releaseDue(), {
-      intervalMs: options.intervalMs,
-      failed: (err) => this.logger.warn({ err }, 'could not release due dispatches; will try again'),
-    });
+    this.safetyNetMs = options.safetyNetMs ?? releaseSafetyNetMs;
   }
 
-  /** A first look at once, then one every interval (each after the last ended). */
+  /** A first look at once, then each as the dispatches waiting, the writes and the safety net call for (never two at once). */
   start(): void {
-    this.task.start(0);
+    if (this.started) return;
+    this.started = true;
+    this.lookIn(0);
   }
 
   /** Stops after the look in flight. */
-  stop(): Promise<void> {
-    return this.task.stop();
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.lookAt = Infinity;
+    await this.running;
+  }
+
+  /** A write that may have scheduled a dispatch (the service calls it after every write): a look within one interval. */
+  wake(): void {
+    if (!this.started) return;
+    if (this.running) this.wokenWhileLooking = true;
+    else if (this.lookAt > Date.now() + this.options.intervalMs) this.lookIn(this.options.intervalMs);
+  }
+
+  private lookIn(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.lookAt = Date.now() + ms;
+    this.timer = setTimeout(() => this.look(), ms);
+    this.timer.unref();
+  }
+
+  private look(): void {
+    this.timer = null;
+    this.lookAt = Infinity;
+    this.wokenWhileLooking = false;
+    this.running = (async () => {
+      let nextInMs = this.options.intervalMs;
+      try {
+        await this.releaseDue();
+        nextInMs = await this.nextLookInMs();
+      } catch (err) {
+        this.logger.warn({ err }, 'could not release due dispatches; will try again');
+      }
+      this.running = null;
+      if (this.wokenWhileLooking) nextInMs = Math.min(nextInMs, this.options.intervalMs);
+      if (this.started) this.lookIn(nextInMs);
+    })();
+  }
+
+  /** When to look next: at the earliest dispatch waiting (within the safety net), or at the safety net with none. */
+  private async nextLookInMs(): Promise<number> {
+    const [next] = await this.store.listDue(endOfTime, 1);
+    if (!next?.scheduledAt) return this.safetyNetMs;
+    if (this.options.clock) return this.options.intervalMs;
+    return Math.min(this.safetyNetMs, Math.max(10, Date.parse(next.scheduledAt) - Date.now()));
   }
 
   /** Releases every dispatch due now, batch after batch; how many it released. */

@@ -197,7 +197,7 @@ it('two releases on one database (two replicas) looking at the same moment relea
   }
 });
 
-it('start() looks at once and then every interval; stop() waits for the look in flight and looks no more', async () => {
+it('start() looks at once; a write (wake) brings a look within an interval; stop() waits for the look in flight and looks no more', async () => {
   await schedule(devices[0]!, minutes(5));
   now = start + 5 * 60_000;
   const release = releaseOn(store, { intervalMs: 20 });
@@ -205,15 +205,44 @@ it('start() looks at once and then every interval; stop() waits for the look in 
   await waitFor(async () => (await createdEvents()).length === 1, { timeoutMs: 5000, description: 'the first look to release it' });
 
   await schedule(devices[1]!, minutes(6));
+  release.wake();
   now = start + 6 * 60_000;
   await waitFor(async () => (await createdEvents()).length === 2, { timeoutMs: 5000, description: 'a later look to release the next' });
 
   await release.stop();
   const lookupsAtStop = directory.lookups;
   await schedule(devices[0]!, minutes(7));
+  release.wake();
   now = start + 7 * 60_000;
   await new Promise((resolve) => setTimeout(resolve, 200));
   expect(await createdEvents()).toHaveLength(2);
   // The create above looked its device and template up; the stopped release asked nothing.
   expect(directory.lookups - lookupsAtStop).toBe(2);
+});
+
+it('with nothing waiting it does not look every interval, and its safety net finds a dispatch another replica scheduled (no wake here)', async () => {
+  const listDue = jest.spyOn(store, 'listDue');
+  const release = releaseOn(store, { intervalMs: 10, safetyNetMs: 400 });
+  release.start();
+  await waitFor(() => listDue.mock.calls.length >= 2, { timeoutMs: 5000, description: 'the first look' });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  // One look (its listDue for what is due, one for what waits), not one every 10 ms.
+  expect(listDue.mock.calls.length).toBe(2);
+
+  const id = await schedule(devices[0]!, minutes(5));
+  now = start + 5 * 60_000;
+  await waitFor(async () => (await createdEvents()).length === 1, { timeoutMs: 5000, description: 'the safety net to release it' });
+  expect((await createdEvents())[0]![0]).toBe(id);
+  listDue.mockRestore();
+});
+
+it('on the real clock, times its next look for the earliest dispatch waiting', async () => {
+  const releaseAt = new Date(Date.now() + 600).toISOString();
+  const id = await schedule(devices[0]!, releaseAt);
+  const release = new DispatchRelease(store, directory.lookup, () => (writes += 1), silent, { intervalMs: 10, safetyNetMs: 60_000 });
+  releases.push(release);
+  release.start();
+  await waitFor(async () => (await createdEvents()).length === 1, { timeoutMs: 5000, description: 'the release at its time' });
+  expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(releaseAt));
+  expect((await createdEvents())[0]![0]).toBe(id);
 });
