@@ -11,14 +11,15 @@ export const lagWakeCheckMs = 2000;
  * histogram that is collected leaves Node a handle without an owner for a moment, and
  * `process._getActiveHandles()` (prom-client's nodejs_active_handles, on every scrape) then
  * aborts the process (seen under jest, whose module registries come and go). One per
- * process in a service; a few per jest worker.
+ * process in a service; a few per jest worker. The gateway's load shedder takes its own here
+ * for the same reason.
  */
-function pinnedHistogram(): IntervalHistogram {
+export function pinnedHistogram(resolutionMs: number): IntervalHistogram {
   const key = Symbol.for('formcast.eventLoopLagHistograms');
   // The module object itself (an import would give this module a copy of it under esModuleInterop).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const holder = require('node:perf_hooks') as Record<symbol, IntervalHistogram[] | undefined>;
-  const histogram = monitorEventLoopDelay({ resolution: eventLoopSampleMs });
+  const histogram = monitorEventLoopDelay({ resolution: resolutionMs });
   try {
     (holder[key] ??= []).push(histogram);
   } catch {
@@ -35,7 +36,7 @@ function pinnedHistogram(): IntervalHistogram {
  * puts it to sleep. An idle loop is not late, so a scrape of a sleeping one reads 0.
  */
 export class EventLoopLag {
-  private readonly histogram: IntervalHistogram = pinnedHistogram();
+  private readonly histogram: IntervalHistogram = pinnedHistogram(eventLoopSampleMs);
   /** Whether its gauges are registered (metrics on): only then does work wake it. */
   private registered = false;
   private check: NodeJS.Timeout | undefined;

@@ -1,5 +1,5 @@
 export { configureMetrics, metricsOn, metricsRegistry, secondsSince } from './registry';
-export { eventLoopLag, eventLoopWorked } from './event-loop-lag';
+export { eventLoopLag, eventLoopWorked, pinnedHistogram } from './event-loop-lag';
 export { recordHttpRequest } from './http-metrics';
 export { EventSeries, recordCommand, watchDeadLetters } from './bus-metrics';
 export { watchOutbox, type OutboxBacklog } from './outbox-metrics';

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
-import { recordShed, watchLoad, type ShedReason } from '@formcast/metrics';
+import type { IntervalHistogram } from 'node:perf_hooks';
+import { pinnedHistogram, recordShed, watchLoad, type ShedReason } from '@formcast/metrics';
 import { AppError, type Settings } from '@formcast/platform';
 import { pauseConnectionAfterAnswer } from './refused-connection-pause';
 import { KnownAuthorizations, neverShed, refusableAtTheDoor, refuseAtTheDoor } from './door-refusal';
@@ -74,7 +74,7 @@ export class LoadShedder {
 
   constructor(private readonly settings: LoadSheddingSettings) {
     if (settings.maxEventLoopDelayMs > 0) {
-      this.histogram = monitorEventLoopDelay({ resolution: 10 });
+      this.histogram = pinnedHistogram(10);
       this.watch();
     }
     watchLoad(() => ({ inFlight: this.inFlight, eventLoopDelaySeconds: this.delayMs / 1000 }));
