@@ -87,7 +87,7 @@ export async function startServiceAlone(
 export function runServiceAlone(name: string, start: ServiceStarter<Bus>, options: { prefetch?: number } = {}): void {
   limitHeapGrowth();
   const settings = loadSettingsOrExit();
-  const logger = createLogger({ level: settings.LOG_LEVEL, name, buffered: true });
+  const logger = createLogger({ level: settings.LOG_LEVEL, name });
   if (!settings.AMQP_URL) {
     process.stderr.write(`The ${name} service alone needs AMQP_URL; for one process on embedded defaults run \`npm start\`\n`);
     process.exit(1);

@@ -14,7 +14,7 @@ import { tlsFilesOf } from './http/tls-files';
 async function main(): Promise<void> {
   limitHeapGrowth();
   const settings = loadSettingsOrExit();
-  const logger = createLogger({ level: settings.LOG_LEVEL, name: 'gateway', buffered: true });
+  const logger = createLogger({ level: settings.LOG_LEVEL, name: 'gateway' });
   if (!settings.AMQP_URL || !settings.ADMIN_TOKEN) {
     process.stderr.write('The gateway alone needs AMQP_URL and ADMIN_TOKEN; for one process on embedded defaults run `npm start`\n');
     process.exit(1);
