@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,11 +24,12 @@ async function main(): Promise<void> {
   try {
     await system.push(warmup);
     await pause(1000);
-    execFileSync('callgrind_control', ['-i', 'on', String(system.process.pid)], { stdio: 'ignore' });
+    const pid = callgrindPid(outFile);
+    execFileSync('callgrind_control', ['-i', 'on', pid], { stdio: 'ignore' });
     const started = Date.now();
     await system.push(pushes);
     await pause(1000);
-    execFileSync('callgrind_control', ['-i', 'off', String(system.process.pid)], { stdio: 'ignore' });
+    execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
     const seconds = (Date.now() - started) / 1000;
     await system.stop();
     const totals = readFileSync(outFile, 'utf8')
@@ -42,7 +43,20 @@ async function main(): Promise<void> {
   }
 }
 
+/**
+ * The pid of the valgrind process writing `outFile`: not the spawned process's own where
+ * `valgrind` is a shell wrapper that starts valgrind.bin as its child (Debian's), which
+ * callgrind_control then does not find, and the run counted nothing.
+ */
+function callgrindPid(outFile: string): string {
+  // vgdb -l exits 1 after listing.
+  const listed = spawnSync('vgdb', ['-l'], { encoding: 'utf8' }).stdout;
+  const pid = listed.split('\n').find((line) => line.includes(`--callgrind-out-file=${outFile}`))?.match(/--pid=(\d+)/)?.[1];
+  if (!pid) throw new Error(`no callgrind process writes ${outFile} (vgdb -l: ${listed})`);
+  return pid;
+}
+
 main().catch((error: unknown) => {
-  process.stderr.write(`${String(error)}\n`);
+  process.stderr.write(`${String(error)}${error instanceof Error && error.cause ? ` (${String(error.cause)})` : ""}\n`);
   process.exit(1);
 });
