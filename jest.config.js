@@ -24,4 +24,6 @@ module.exports = {
     ['^@formcast/([a-z-]+)$', '<rootDir>/packages/$1/src'],
   ]),
   testTimeout: 30000,
+  // With more than one worker (`-w 2`), the drills and the other long suites start first.
+  testSequencer: '<rootDir>/test/support/slow-suites-first.js',
 };

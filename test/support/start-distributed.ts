@@ -54,7 +54,7 @@ export function processNameOf(starter: ServiceStarter<Bus>): string | undefined 
 }
 
 export interface DistributedOptions {
-  /** Services to run as processes, by folder name (`push`, …); they start side by side, the gateway after them. */
+  /** Services to run as processes, by folder name (`push`, …); they start side by side, the gateway with them. */
   services: string[];
   /** Settings for every process (the suite's: BODY_LIMIT_BYTES, …). */
   env?: Record<string, string>;
@@ -208,7 +208,7 @@ export interface DistributedSystem {
   stop(): Promise<void>;
 }
 
-/** Starts the services (in parallel), any in-process peers, then the gateway; resolves when all are ready. */
+/** Starts the services, the gateway and any in-process peers side by side; resolves when all are ready. */
 export async function startDistributed(options: DistributedOptions): Promise<DistributedSystem> {
   if (buildProblem) throw buildProblem;
   ensureBuilt();
@@ -264,8 +264,7 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
     if (failed.length > 0) throw new Error(failed.map((p) => `${p.failure}; its last output:\n${p.output()}`).join('\n\n'));
   };
 
-  try {
-    await Promise.all([...processes.values()].filter((p) => p.service !== 'gateway').map((p) => p.start()));
+  const startPeers = async () => {
     const settings = parseSettings({ ...suiteEnv, DATA_DIR: join(root, 'in-process-peers'), LOG_LEVEL: 'silent' });
     const peerLogger = options.logger ?? pino({ level: 'silent' });
     for (const start of options.peers ?? []) {
@@ -273,10 +272,15 @@ export async function startDistributed(options: DistributedOptions): Promise<Dis
       peers.push({ bus, service: await start({ bus, settings, logger: peerLogger }) });
       await bus.start();
     }
-    await processes.get('gateway')!.start();
-  } catch (error) {
+  };
+  // Every process and peer at once, the gateway too: it needs none of them to start, and no
+  // request is sent before all are ready. Settled, not raced: stop() must find each one
+  // started or failed, never still starting.
+  const started = await Promise.allSettled([...[...processes.values()].map((p) => p.start()), startPeers()]);
+  const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) {
     await stop().catch(() => undefined);
-    throw error;
+    throw failed.reason;
   }
   const startReplica = async (service: string): Promise<ServiceProcess> => {
     if (!processes.has(service)) throw new Error(`${service} is not a service of this system`);

@@ -10,7 +10,7 @@ export interface SuiteSetup<N extends number = number> {
   organizations?: N;
   /** A template (form definition) created in the first organization. */
   template?: object;
-  /** Time for starting and for stopping, each (default: jest's test timeout). */
+  /** Time for starting and for stopping, each (default 120 s). */
   hookTimeoutMs?: number;
 }
 
@@ -56,6 +56,9 @@ export function useStartedSystem<S extends RunningSystem, N extends number = 0>(
   start: () => Promise<S>,
   setup: SuiteSetup<N> = {},
 ): SystemUnderTest<S, N> {
+  // Not jest's 30 s: six processes of a distributed system took 18–24 s to be ready on a
+  // loaded 2-core machine, and a start that overruns fails every test of the suite.
+  const hookTimeoutMs = setup.hookTimeoutMs ?? 120_000;
   let running: S | undefined;
   let ready: { running: S; orgs: TestOrganization[]; template?: TestTemplate } | undefined;
 
@@ -71,8 +74,8 @@ export function useStartedSystem<S extends RunningSystem, N extends number = 0>(
       template = await createTemplate(running.api, orgs[0], setup.template);
     }
     ready = { running, orgs, template };
-  }, setup.hookTimeoutMs);
-  afterAll(() => running?.stop(), setup.hookTimeoutMs);
+  }, hookTimeoutMs);
+  afterAll(() => running?.stop(), hookTimeoutMs);
 
   const started = () => {
     if (ready === undefined) throw new Error('The system is not running: read it inside a test or a hook declared after useSystem');
