@@ -1,7 +1,6 @@
 export * from './app-error';
 export * from './settings';
 export * from './logger';
-export * from './buffered-stdout';
 export * from './lifecycle';
 export * from './parse-payload';
 export * from './secrets';

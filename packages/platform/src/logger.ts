@@ -1,6 +1,5 @@
 import pino, { type Logger } from 'pino';
 import { activeTraceId, tracingOn, tracingRequested } from '@formcast/tracing';
-import { bufferedStdout } from './buffered-stdout';
 
 export type { Logger } from 'pino';
 
@@ -37,20 +36,15 @@ export function traceIdMixin(): { traceId?: string } {
   return traceId ? { traceId } : {};
 }
 
-/**
- * With tracing on (or asked for by OTEL_*), every line logged inside a span carries its trace
- * id; otherwise no mixin runs at all. `buffered`: the process's buffered stdout
- * (buffered-stdout.ts), for a process's own logger; otherwise a synchronous write a line.
- */
-export function createLogger(options: { level?: string; name?: string; buffered?: boolean } = {}): Logger {
-  const settings: pino.LoggerOptions = {
+/** With tracing on (or asked for by OTEL_*), every line logged inside a span carries its trace id; otherwise no mixin runs at all. */
+export function createLogger(options: { level?: string; name?: string } = {}): Logger {
+  return pino({
     level: options.level ?? 'info',
     name: options.name,
     redact: { paths: redactedPaths, censor: '[redacted]' },
     base: { pid: process.pid },
     ...(tracingOn() || tracingRequested() ? { mixin: traceIdMixin } : {}),
-  };
-  return options.buffered ? pino(settings, bufferedStdout()) : pino(settings);
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { flushBufferedStdout, generateSecret, type Logger } from '@formcast/platform';
+import { generateSecret, type Logger } from '@formcast/platform';
 import { logModeChanges, makePrivateFolder, privateFileMode, tightenIfPresent } from '@formcast/storage';
 
 /** The admin token a start uses, and `keep()`, which makes a newly generated one last. */
@@ -37,7 +37,6 @@ export function resolveAdminToken(configured: string | undefined, dataDir: strin
     writeFileSync(file, `${token}\n`, { mode: privateFileMode, flag: 'wx' });
     chmodSync(file, privateFileMode);
     // Printed, not logged: log lines redact secrets, and this is the one time it is shown.
-    flushBufferedStdout();
     process.stdout.write(`\nGenerated an admin token (kept in ${file}):\n  ${token}\nUse it as: Authorization: Bearer <token>\n\n`);
     logger.info({ file }, 'admin token generated');
   };

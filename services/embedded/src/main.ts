@@ -1,4 +1,4 @@
-import { createLogger, flushBufferedStdout, limitHeapGrowth, loadSettingsOrExit } from '@formcast/platform';
+import { createLogger, limitHeapGrowth, loadSettingsOrExit } from '@formcast/platform';
 import { startTracingOrExit } from '@formcast/tracing';
 import { startEmbedded } from './start-embedded';
 import { startupBanner } from './startup-banner';
@@ -6,12 +6,11 @@ import { startupBanner } from './startup-banner';
 async function main(): Promise<void> {
   limitHeapGrowth();
   const settings = loadSettingsOrExit();
-  const logger = createLogger({ level: settings.LOG_LEVEL, name: 'formcast', buffered: true });
+  const logger = createLogger({ level: settings.LOG_LEVEL, name: 'formcast' });
   const tracing = startTracingOrExit('formcast');
   const system = await startEmbedded(settings, logger);
   if (tracing) system.lifecycle.onStop('traces', () => tracing.stop());
   system.lifecycle.installProcessHandlers({ graceMs: settings.SHUTDOWN_GRACE_MS });
-  flushBufferedStdout();
   process.stdout.write(
     startupBanner({
       protocol: system.protocol,
