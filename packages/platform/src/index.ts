@@ -8,4 +8,5 @@ export * from './running-service';
 export * from './heap-growth';
 export * from './all-in-order';
 export * from './repeating-task';
+export * from './bounded-cache';
 export * from './expiring-cache';

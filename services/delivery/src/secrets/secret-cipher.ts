@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { BoundedCache } from '@formcast/platform';
 
 /** How a sealed secret starts: the format's version, then the key's id, the IV and the ciphertext with its tag. */
 const sealedPrefix = 'enc:v1:';
@@ -26,7 +27,7 @@ export class SecretCipher {
   readonly currentKeyId: string;
   private readonly keys: Map<string, Buffer>;
   /** Sealed text → secret. A sealed text has a fresh IV, so it names one secret under these keys. */
-  private readonly opened = new Map<string, string>();
+  private readonly opened = new BoundedCache<string, string>(openedCacheSize);
 
   /** `currentName` says where the current key came from, in errors (the setting, or the generated key's file). */
   constructor(
@@ -54,12 +55,7 @@ export class SecretCipher {
    */
   open(stored: string): string {
     if (!stored.startsWith(sealedPrefix)) return stored;
-    const known = this.opened.get(stored);
-    if (known !== undefined) return known;
-    const secret = this.openSealed(stored);
-    if (this.opened.size >= openedCacheSize) this.opened.delete(this.opened.keys().next().value!);
-    this.opened.set(stored, secret);
-    return secret;
+    return this.opened.getOrMake(stored, () => this.openSealed(stored));
   }
 
   private openSealed(stored: string): string {

@@ -2,12 +2,11 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isHttpsUri } from '@formcast/contracts';
+import { BoundedCache } from '@formcast/platform';
 import { AddressRefusedError, guardedLookup, literalRefusal, systemResolver, type Resolver } from './address-guard';
 
 /** How much of an answer is read and kept; the rest is never read. */
 export const keptAnswerBytes = 1024;
-/** URIs whose literal-address check is kept (one per destination, about). */
-const keptLiteralRefusals = 4096;
 
 export interface HttpSenderOptions {
   /** One attempt, from connecting to the end of what is read of the answer. */
@@ -46,7 +45,8 @@ export class HttpSender {
   private readonly http: HttpAgent;
   private readonly https: HttpsAgent;
   private readonly lookup: LookupFunction;
-  private readonly literalRefusals = new Map<string, string | null>();
+  /** URIs whose literal-address check is kept (one per destination, about). */
+  private readonly literalRefusals = new BoundedCache<string, string | null>(4096);
 
   constructor(private readonly options: HttpSenderOptions) {
     this.http = new HttpAgent({ keepAlive: true });
@@ -85,13 +85,7 @@ export class HttpSender {
    * address on every attempt of a destination was 1.4% of the delivery service's CPU (issue 24).
    */
   private literalRefusal(uri: string): string | null {
-    let refused = this.literalRefusals.get(uri);
-    if (refused === undefined) {
-      refused = literalRefusal(uri, this.options.allowPrivateNetworks);
-      if (this.literalRefusals.size >= keptLiteralRefusals) this.literalRefusals.delete(this.literalRefusals.keys().next().value!);
-      this.literalRefusals.set(uri, refused);
-    }
-    return refused;
+    return this.literalRefusals.getOrMake(uri, () => literalRefusal(uri, this.options.allowPrivateNetworks));
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,6 @@
 import type { SqliteDatabase } from '@formcast/storage';
+import { BoundedCache } from '@formcast/platform';
 import type { SubmissionTarget } from '../domain/records';
-
-/** Forms whose active destinations are kept. */
-const keptForms = 10_000;
 
 /**
  * The active destinations of each form, as `activeDestinations` read them, kept while
@@ -14,7 +12,8 @@ const keptForms = 10_000;
  * the file, whatever it wrote). Not used inside a transaction, which may still roll back.
  */
 export class SubmissionTargetCache {
-  private readonly forms = new Map<string, SubmissionTarget[]>();
+  /** Forms whose active destinations are kept. */
+  private readonly forms = new BoundedCache<string, SubmissionTarget[]>(10_000);
   private readonly dataVersion: { get(): unknown };
   private seenVersion: unknown = undefined;
 
@@ -30,14 +29,7 @@ export class SubmissionTargetCache {
       this.forms.clear();
       this.seenVersion = version;
     }
-    const key = `${orgId}:${formId}`;
-    let targets = this.forms.get(key);
-    if (targets === undefined) {
-      targets = read();
-      if (this.forms.size >= keptForms) this.forms.delete(this.forms.keys().next().value!);
-      this.forms.set(key, targets);
-    }
-    return [...targets];
+    return [...this.forms.getOrMake(`${orgId}:${formId}`, read)];
   }
 
   forget(): void {
