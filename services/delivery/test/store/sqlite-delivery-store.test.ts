@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { closeSqlite, openSqlite, type SqliteDatabase } from '@formcast/storage';
+import { useTempDir } from '@formcast/testing';
 import { newSigningSecrets } from '../../src/domain/signing-secrets';
 import { SecretCipher } from '../../src/secrets';
 import { deliveryMigrations, SqliteDeliveryStore } from '../../src/store';
@@ -40,14 +41,10 @@ describe('SqliteDeliveryStore', () => {
 });
 
 describe('SqliteDeliveryStore on a file', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'delivery-store-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  const tempDir = useTempDir('delivery-store-');
 
   it('keeps the schedule across a restart, and leases hold between two processes on one file', async () => {
-    const file = join(dir, 'delivery.sqlite');
+    const file = join(tempDir(), 'delivery.sqlite');
     const first = new SqliteDeliveryStore(file, testCipher);
     const destination = await first.destinations.createDestination(
       {
@@ -83,14 +80,10 @@ describe('SqliteDeliveryStore on a file', () => {
 });
 
 describe('SqliteDeliveryStore: two processes on one file, each keeping the active destinations it read', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'delivery-targets-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  const tempDir = useTempDir('delivery-targets-');
 
   it('reads what the other one changed at once (PRAGMA data_version)', async () => {
-    const file = join(dir, 'delivery.sqlite');
+    const file = join(tempDir(), 'delivery.sqlite');
     const [one, two] = [new SqliteDeliveryStore(file, testCipher), new SqliteDeliveryStore(file, testCipher)];
     const input = {
       orgId: 1,
@@ -121,14 +114,10 @@ describe('SqliteDeliveryStore: two processes on one file, each keeping the activ
 });
 
 describe('SqliteDeliveryStore over a database of the release before sealed secrets', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'delivery-upgrade-'));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  const tempDir = useTempDir('delivery-upgrade-');
 
   it('seals the secrets it finds in clear at its first start, and signs with the same ones', async () => {
-    const file = join(dir, 'delivery.sqlite');
+    const file = join(tempDir(), 'delivery.sqlite');
     const clear = 'whsec_' + Buffer.alloc(32, 3).toString('base64');
     const old = openSqlite(file, deliveryMigrations.filter((migration) => migration.version <= 2));
     old
