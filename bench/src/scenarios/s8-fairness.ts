@@ -1,6 +1,7 @@
 import autocannon = require('autocannon');
 import { setUpOrganization, type BenchOrganization } from '../api';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { peakRssBytes, resetPeakRss, startNode, type Child } from '../children';
 import { benchDist, config } from '../config';
 import { LatencyLog } from '../load';
@@ -44,6 +45,8 @@ interface Answers {
   all: LatencyLog;
   errors: number;
   seconds: number;
+  /** B's trickle only: how late the sending process's event loop ran at worst. */
+  lagMaxMs?: number;
 }
 
 /** Pushes of `org` from `connections`, at most `rate` a second in all (0: as fast as they go), for `seconds`. */
@@ -87,6 +90,8 @@ interface Flood {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** How late the flood's own event loop ran at worst: a wait in the generator, not the server. */
+  lagMaxMs: number;
   seconds: number;
 }
 
@@ -136,6 +141,8 @@ async function trickle(origin: string, org: BenchOrganization, seconds: number):
     }
   };
   const total = Math.round(seconds * trickleRate);
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const started = performance.now();
   for (let n = 0; n < total; n += 1) {
     const due = started + (n * 1000) / trickleRate;
@@ -144,6 +151,8 @@ async function trickle(origin: string, org: BenchOrganization, seconds: number):
     sent.push(one(n));
   }
   await Promise.all(sent);
+  lag.disable();
+  answers.lagMaxMs = lag.max / 1e6;
   return answers;
 }
 
@@ -217,7 +226,7 @@ function rowsOf(result: S8Result): Row[] {
       rate: count(result.bBeside, 202) / result.bBeside.seconds,
       p50Ms: result.bBeside.accepted.percentile(50),
       p99Ms: result.bBeside.accepted.percentile(99),
-      versus: `${bRatio.toFixed(2)}× B's p99 alone (${result.bAlone.accepted.percentile(99).toFixed(1)} ms)`,
+      versus: `${bRatio.toFixed(2)}× B's p99 alone (${result.bAlone.accepted.percentile(99).toFixed(1)} ms); B's sender (the bench process) ran up to ${(result.bBeside.lagMaxMs ?? 0).toFixed(0)} ms late`,
       target: `B p99 ≤ ${targets.bP99Ratio}× alone, none refused`,
       pass: bRatio <= targets.bP99Ratio && bFailed === 0,
       note: bFailed > 0 ? `B: ${JSON.stringify(result.bBeside.statuses)}, ${result.bBeside.errors} errors` : undefined,
@@ -228,7 +237,7 @@ function rowsOf(result: S8Result): Row[] {
       rate: count(result.flood, 202) / result.flood.seconds,
       p50Ms: result.flood.p50Ms,
       p99Ms: result.flood.p99Ms,
-      versus: `slowest answer ${slowest.toFixed(0)} ms; ${result.flood.errors} errors or timeouts`,
+      versus: `slowest answer ${slowest.toFixed(0)} ms; the flood's own process ran up to ${result.flood.lagMaxMs.toFixed(0)} ms late; ${result.flood.errors} errors or timeouts`,
       target: `429/503 past its share, none over ${targets.aMaxWaitMs} ms`,
       pass: refused > 0 && slowest <= targets.aMaxWaitMs && result.flood.errors === 0,
       note: `statuses ${JSON.stringify(result.flood.statuses)}`,
