@@ -104,7 +104,7 @@ export async function startSystem(
     rateLimits: new GatewayRateLimits(rateLimitSettings(settings)),
     loadShedding: shedder,
   });
-  const server: Server = await listenOn(app, 0, httpTimeouts(settings));
+  const server: Server = await listenOn(app, 0, httpTimeouts(settings), undefined, settings.HTTP_ACCEPT_SOCKETS);
   return {
     api: new ApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
     adminToken,

@@ -168,6 +168,12 @@ export const settingsSchema = z.object({
    */
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(10 * 60 * 1000).default(5000),
   /**
+   * HTTP_ACCEPT_SOCKETS: listening sockets on PORT (Linux, SO_REUSEPORT), so that a busy
+   * gateway still takes in new connections: Node accepts one connection per socket per turn
+   * of its event loop. 1: one socket (the only choice on other systems).
+   */
+  HTTP_ACCEPT_SOCKETS: z.coerce.number().int().min(1).max(64).default(8),
+  /**
    * RESOURCE_MAX_BYTES: the largest resource file, in bytes once decoded (413 above it).
    * Give the gateway and the resources service the same value. At most 100 MiB: a file
    * travels as Base64 text in one message, and its request body is read into one string.

@@ -59,7 +59,7 @@ export async function startEmbedded(
   });
   const tlsFiles = tlsFilesOf(settings);
   const protocol = tlsFiles ? 'https' : 'http';
-  const server = await listenOn(app, settings.PORT, httpTimeouts(settings), tlsFiles && { files: tlsFiles, logger }).catch(async (error: unknown) => {
+  const server = await listenOn(app, settings.PORT, httpTimeouts(settings), tlsFiles && { files: tlsFiles, logger }, settings.HTTP_ACCEPT_SOCKETS).catch(async (error: unknown) => {
     await lifecycle.stop(); // what started so far, so a failed start leaves nothing running
     throw error;
   });

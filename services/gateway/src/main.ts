@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   });
   const tlsFiles = tlsFilesOf(settings);
   const tls = tlsFiles && { files: tlsFiles, logger };
-  const server = await listenOn(app, settings.PORT, httpTimeouts(settings), tls).catch(async (error: unknown) => {
+  const server = await listenOn(app, settings.PORT, httpTimeouts(settings), tls, settings.HTTP_ACCEPT_SOCKETS).catch(async (error: unknown) => {
     await lifecycle.stop();
     throw error;
   });

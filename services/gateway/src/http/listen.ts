@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerOptions } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { Express } from 'express';
 import type { Logger } from '@formcast/platform';
+import { acceptSocketsHere, closeExtraSockets, listenWithSockets } from './accept-sockets';
 import { holdContinue } from './body-watch';
 import { checkConnectionsOnlyWhileOpen } from './connections-check-while-open';
 import { defaultHttpTimeouts, type HttpTimeouts } from './http-timeouts';
@@ -50,34 +51,39 @@ export function createGatewayServer(app: Express, timeouts: HttpTimeouts = defau
   return server;
 }
 
-/** Serves `app` on `port` (0: a free one); rejects naming PORT when it cannot (taken, not allowed, unusable TLS files). */
-export function listenOn(app: Express, port: number, timeouts: HttpTimeouts = defaultHttpTimeouts, tls?: GatewayTls): Promise<Server> {
+/**
+ * Serves `app` on `port` (0: a free one) from `acceptSockets` listening sockets (HTTP_ACCEPT_SOCKETS,
+ * accept-sockets.ts); rejects naming PORT when it cannot (taken, not allowed, unusable TLS files).
+ */
+export async function listenOn(
+  app: Express,
+  port: number,
+  timeouts: HttpTimeouts = defaultHttpTimeouts,
+  tls?: GatewayTls,
+  acceptSockets = 1,
+): Promise<Server> {
   const protocol = tls ? 'HTTPS' : 'HTTP';
-  return new Promise((resolve, reject) => {
-    const failed = (error: Error) => reject(new Error(`Cannot serve ${protocol} on PORT ${port}: ${error.message}`));
-    let server: Server;
-    try {
-      server = createGatewayServer(app, timeouts, tls);
-    } catch (error) {
-      failed(error as Error);
-      return;
-    }
-    const notListening = (error: Error) => {
-      server.close(); // its 'close' ends the watch of the TLS files
-      failed(error);
-    };
-    server.once('error', notListening);
-    server.listen(port, () => {
-      server.off('error', notListening);
-      resolve(server);
-    });
-  });
+  const failed = (error: Error) => new Error(`Cannot serve ${protocol} on PORT ${port}: ${error.message}`);
+  let server: Server;
+  try {
+    server = createGatewayServer(app, timeouts, tls);
+  } catch (error) {
+    throw failed(error as Error);
+  }
+  try {
+    await listenWithSockets(server, port, acceptSocketsHere(acceptSockets));
+    return server;
+  } catch (error) {
+    server.close(); // its 'close' ends the watch of the TLS files
+    throw failed(error as Error);
+  }
 }
 
 /** Stops accepting connections, lets in-flight requests finish, closes idle keep-alives. */
-export function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
+export async function closeServer(server: Server): Promise<void> {
+  await new Promise<void>((resolve) => {
     server.close(() => resolve());
     server.closeIdleConnections();
   });
+  await closeExtraSockets(server);
 }
