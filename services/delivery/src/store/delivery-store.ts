@@ -26,17 +26,21 @@ export type NewAttempt = Omit<DeliveryAttempt, 'deliveryId'>;
 
 /**
  * Asked with an attempt's record: when the oldest due delivery (not leased, of an active
- * destination) is of the same destination as the attempt, it is claimed until `leaseUntil`
- * and handed to the slot the attempt frees. One freed slot is what fair selection would give
+ * destination) is of the same destination as the attempt, it is claimed (leased for
+ * `leaseMs`) and handed to the slot the attempt frees. One freed slot is what fair selection would give
  * that delivery (its destination and organization are under their limits again, and it is
  * the oldest); any other is left to the worker's pass. Only while the claim recorded is still
  * the attempt's: a lease lost to another worker frees no slot here. Issue 24: the slot then
  * waits for no pass (an event-loop turn, and a pass's reads, per delivery).
  */
 export interface HandOff {
-  /** Epoch ms: due at or before it. */
-  now: number;
-  leaseUntil: number;
+  /**
+   * Epoch ms, read as the record is written (a group commit comes a turn after the call):
+   * due at or before it; so are deliveries made meanwhile.
+   */
+  now: () => number;
+  /** The lease of the delivery handed over, from `now()`. */
+  leaseMs: number;
 }
 
 /** A page of a delivery log: how many to skip, how many to give. */

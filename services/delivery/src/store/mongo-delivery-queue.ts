@@ -161,8 +161,9 @@ export class MongoDeliveryQueue extends MongoDeliveryPart implements DeliveryQue
   }
 
   /** See HandOff: the oldest due delivery, claimed when it is of `destinationId`. deliveries: { status, nextAttemptAt }. */
-  private async handOff(destinationId: number, { now, leaseUntil }: HandOff, session: ClientSession): Promise<ClaimedDelivery | null> {
+  private async handOff(destinationId: number, handOff: HandOff, session: ClientSession): Promise<ClaimedDelivery | null> {
     const { Delivery, Destination } = this.models;
+    const now = handOff.now();
     const at = new Date(now);
     const due = { status: 'pending' as const, nextAttemptAt: { $lte: at }, claimedUntil: { $lte: at } };
     // A destination turned off has its pending deliveries without a due time: the oldest due is of an active one.
@@ -173,7 +174,7 @@ export class MongoDeliveryQueue extends MongoDeliveryPart implements DeliveryQue
     const claimToken = randomUUID();
     const doc = await Delivery.findOneAndUpdate(
       { _id: oldest._id, ...due },
-      { $set: { claimedUntil: new Date(leaseUntil), claimToken } },
+      { $set: { claimedUntil: new Date(now + handOff.leaseMs), claimToken } },
       { projection: { attempts: 0 }, returnDocument: 'after', session },
     ).lean<DeliveryDoc>();
     return doc ? { delivery: deliveryFromDoc(doc), destination: this.fromDoc(destination), claimToken } : null;

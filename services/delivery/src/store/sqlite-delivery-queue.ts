@@ -175,7 +175,8 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
   }
 
   /** See HandOff: the oldest due delivery, claimed when it is of `destinationId`. */
-  private handOff(destinationId: number, { now, leaseUntil }: HandOff): ClaimedDelivery | null {
+  private handOff(destinationId: number, handOff: HandOff): ClaimedDelivery | null {
+    const now = handOff.now();
     const oldest = this.sql.get<{ id: number; destination_id: number }>(
       `SELECT d.id, d.destination_id
        FROM deliveries d JOIN destinations t ON t.id = d.destination_id
@@ -189,7 +190,7 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
     const claimToken = randomUUID();
     const row = this.sql.get<DeliveryRow>(
       `UPDATE deliveries SET claimed_until = ?, claim_token = ? WHERE id = ? RETURNING *`,
-      leaseUntil,
+      now + handOff.leaseMs,
       claimToken,
       oldest.id,
     )!;

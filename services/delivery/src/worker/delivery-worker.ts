@@ -162,10 +162,9 @@ export class DeliveryWorker {
     const fields = { deliveryId: delivery.id, destinationId: destination.id, orgId: delivery.orgId, submissionId: delivery.submissionId };
     try {
       const { result, attempt } = await this.attempt(claimed);
-      const now = this.now();
-      const outcome = attemptOutcome(result, delivery.scheduleStep + 1, now);
+      const outcome = attemptOutcome(result, delivery.scheduleStep + 1, this.now());
       // Stopping, the slot passes to nothing: what is due waits in the store for the next start.
-      const handOff = this.running ? { now, leaseUntil: now + this.options.leaseMs } : undefined;
+      const handOff = this.running ? { now: this.now, leaseMs: this.options.leaseMs } : undefined;
       const next = await this.store.queue.recordAttempt({ deliveryId: delivery.id, claimToken: claimed.claimToken }, attempt, outcome, handOff);
       if (outcome.nextAttemptAt !== null && this.running) this.retries.add(outcome.nextAttemptAt);
       const log = outcome.status === 'pending' ? 'info' : outcome.status === 'succeeded' ? 'debug' : 'warn';

@@ -323,7 +323,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
         { deliveryId: first!.delivery.id, claimToken: first!.claimToken },
         attempt(t0 + 10, { statusCode: 200 }),
         attemptOutcome({ kind: 'delivered' }, 1, t0 + 10),
-        { now: t0 + 10, leaseUntil: t0 + 10 + lease },
+        { now: () => t0 + 10, leaseMs: lease },
       );
       expect(next).toMatchObject({ delivery: { submissionId: 2, destinationId: destination.id }, destination: { id: destination.id, secrets: destination.secrets } });
       expect(next!.claimToken).not.toBe(first!.claimToken);
@@ -342,6 +342,25 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(await store.queue.dueDeliveries(t0 + 40, 8, 10)).toHaveLength(1);
     });
 
+    it('hands over what is due when the record is written, not when it was asked for', async () => {
+      const destination = await createDestination();
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
+      const [first] = await claimDue(t0);
+      await store.queue.createDeliveries([delivery(destination.id, 2)], t0 + 15);
+      let clock = t0 + 10;
+      const recorded = store.queue.recordAttempt(
+        { deliveryId: first!.delivery.id, claimToken: first!.claimToken },
+        attempt(t0 + 10, { statusCode: 200 }),
+        attemptOutcome({ kind: 'delivered' }, 1, t0 + 10),
+        { now: () => clock, leaseMs: lease },
+      );
+      clock = t0 + 20;
+      expect((await recorded)?.delivery.submissionId).toBe(2);
+      // Leased from then.
+      expect(await claimDue(t0 + 19 + lease)).toEqual([]);
+      expect(await claimDue(t0 + 20 + lease)).toHaveLength(1);
+    });
+
     it("hands nothing over when the oldest due delivery is another destination's, none is due, or the claim was lost", async () => {
       const mine = await createDestination();
       const other = await createDestination();
@@ -349,7 +368,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       const [first] = await claimDue(t0);
       await store.queue.createDeliveries([delivery(other.id, 2)], t0 + 1);
       await store.queue.createDeliveries([delivery(mine.id, 3)], t0 + 2);
-      const handOff = { now: t0 + 10, leaseUntil: t0 + 10 + lease };
+      const handOff = { now: () => t0 + 10, leaseMs: lease };
       // The other destination's is older: left to the worker's fair pass.
       expect(
         await store.queue.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0 + 10), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10), handOff),
@@ -358,10 +377,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       // Not yet due (a retry later on): none.
       const [otherClaim, mineClaim] = await claimDue(t0 + 10);
       expect(
-        await store.queue.recordAttempt({ deliveryId: mineClaim!.delivery.id, claimToken: mineClaim!.claimToken }, attempt(t0 + 11), attemptOutcome({ kind: 'delivered' }, 1, t0 + 11), {
-          now: t0 + 11,
-          leaseUntil: t0 + 11 + lease,
-        }),
+        await store.queue.recordAttempt({ deliveryId: mineClaim!.delivery.id, claimToken: mineClaim!.claimToken }, attempt(t0 + 11), attemptOutcome({ kind: 'delivered' }, 1, t0 + 11), { now: () => t0 + 11, leaseMs: lease }),
       ).toBeNull();
       // A claim that lost its lease frees no slot: nothing handed over, though one of its destination is due.
       await store.queue.createDeliveries([delivery(other.id, 4)], t0 + 12);
@@ -370,8 +386,8 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(retaken).toBeDefined();
       expect(
         await store.queue.recordAttempt({ deliveryId: stale.delivery.id, claimToken: stale.claimToken }, attempt(t0 + 10 + lease), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10 + lease), {
-          now: t0 + 10 + lease,
-          leaseUntil: t0 + 10 + 2 * lease,
+          now: () => t0 + 10 + lease,
+          leaseMs: lease,
         }),
       ).toBeNull();
       expect((await store.queue.dueDeliveries(t0 + 10 + lease, 8, 10)).map((candidate) => candidate.destinationId)).toEqual([other.id]);
@@ -383,10 +399,7 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       const [first] = await store.queue.claim([(await store.queue.dueDeliveries(t0, 8, 10))[0]!.id], t0, t0 + lease);
       await store.destinations.updateDestination(orgId, formId, destination.id, { active: false });
       expect(
-        await store.queue.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0 + 10), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10), {
-          now: t0 + 10,
-          leaseUntil: t0 + 10 + lease,
-        }),
+        await store.queue.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0 + 10), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10), { now: () => t0 + 10, leaseMs: lease }),
       ).toBeNull();
     });
 
