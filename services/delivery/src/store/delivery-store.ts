@@ -24,6 +24,25 @@ export interface ClaimedDelivery {
 
 export type NewAttempt = Omit<DeliveryAttempt, 'deliveryId'>;
 
+/**
+ * Asked with an attempt's record: when the oldest due delivery (not leased, of an active
+ * destination) is of the same destination as the attempt, it is claimed (leased for
+ * `leaseMs`) and handed to the slot the attempt frees. One freed slot is what fair selection would give
+ * that delivery (its destination and organization are under their limits again, and it is
+ * the oldest); any other is left to the worker's pass. Only while the claim recorded is still
+ * the attempt's: a lease lost to another worker frees no slot here. Issue 24: the slot then
+ * waits for no pass (an event-loop turn, and a pass's reads, per delivery).
+ */
+export interface HandOff {
+  /**
+   * Epoch ms, read as the record is written (a group commit comes a turn after the call):
+   * due at or before it; so are deliveries made meanwhile.
+   */
+  now: () => number;
+  /** The lease of the delivery handed over, from `now()`. */
+  leaseMs: number;
+}
+
 /** A page of a delivery log: how many to skip, how many to give. */
 export interface PageRequest {
   offset: number;
@@ -97,8 +116,11 @@ export interface DeliveryQueue {
    * delivery's: a lease that ran out and was taken by another worker leaves the delivery to
    * that one), the destination's health (always). Keeps the newest
    * `attemptsKeptPerDelivery` attempts.
+   *
+   * With `handOff`, in the same transaction, the slot the attempt frees passes on (see
+   * HandOff): returns the delivery claimed for it, or null (also without `handOff`).
    */
-  recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void>;
+  recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome, handOff?: HandOff): Promise<ClaimedDelivery | null>;
   /**
    * Extends a claim's lease to `leaseUntil` if the claim is still the delivery's (its token,
    * still pending); says whether it is. An attempt that takes long (a render) holds its

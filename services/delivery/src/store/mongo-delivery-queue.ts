@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isMongoDuplicateKey, nextMongoId } from '@formcast/storage';
-import type { QueryFilter } from 'mongoose';
+import type { ClientSession, QueryFilter } from 'mongoose';
 import type { AttemptOutcome } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
 import type { Delivery, DeliveryWithAttempts, NewDelivery } from '../domain/records';
-import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryQueue, type NewAttempt, type PageRequest } from './delivery-store';
+import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryQueue, type HandOff, type NewAttempt, type PageRequest } from './delivery-store';
 import { deliveryFromDoc, deliveryWithAttemptsFromDoc, held } from './mongo-delivery-docs';
 import { MongoDeliveryPart, type MongoDeliveryContext } from './mongo-delivery-part';
 import type { MongoDestinations } from './mongo-destinations';
@@ -128,8 +128,13 @@ export class MongoDeliveryQueue extends MongoDeliveryPart implements DeliveryQue
     return held.matchedCount > 0;
   }
 
-  async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
-    await this.transaction(async (session) => {
+  async recordAttempt(
+    claim: { deliveryId: number; claimToken: string },
+    attempt: NewAttempt,
+    outcome: AttemptOutcome,
+    handOff?: HandOff,
+  ): Promise<ClaimedDelivery | null> {
+    return this.transaction(async (session) => {
       const { Delivery } = this.models;
       const attemptDoc = { ...attempt, attemptedAt: new Date(attempt.attemptedAt) };
       const push = { attempts: { $each: [attemptDoc], $slice: -attemptsKeptPerDelivery } };
@@ -149,9 +154,30 @@ export class MongoDeliveryQueue extends MongoDeliveryPart implements DeliveryQue
         { projection: { destinationId: 1 }, session },
       ).lean<Pick<DeliveryDoc, 'destinationId'>>();
       const delivery = mine ?? (await Delivery.findOneAndUpdate({ _id: claim.deliveryId }, { $push: push }, { projection: { destinationId: 1 }, session }).lean<Pick<DeliveryDoc, 'destinationId'>>());
-      if (!delivery) return; // deleted with its destination meanwhile
+      if (!delivery) return null; // deleted with its destination meanwhile
       await this.destinations.applyHealth(delivery.destinationId, outcome.health, session);
+      return mine && handOff ? this.handOff(delivery.destinationId, handOff, session) : null;
     });
+  }
+
+  /** See HandOff: the oldest due delivery, claimed when it is of `destinationId`. deliveries: { status, nextAttemptAt }. */
+  private async handOff(destinationId: number, handOff: HandOff, session: ClientSession): Promise<ClaimedDelivery | null> {
+    const { Delivery, Destination } = this.models;
+    const now = handOff.now();
+    const at = new Date(now);
+    const due = { status: 'pending' as const, nextAttemptAt: { $lte: at }, claimedUntil: { $lte: at } };
+    // A destination turned off has its pending deliveries without a due time: the oldest due is of an active one.
+    const oldest = await Delivery.findOne(due, { destinationId: 1 }, { session }).sort({ nextAttemptAt: 1, _id: 1 }).lean<Pick<DeliveryDoc, '_id' | 'destinationId'>>();
+    if (oldest?.destinationId !== destinationId) return null;
+    const destination = await Destination.findOne({ _id: destinationId }, null, { session }).lean<DestinationDoc>();
+    if (!destination?.active) return null;
+    const claimToken = randomUUID();
+    const doc = await Delivery.findOneAndUpdate(
+      { _id: oldest._id, ...due },
+      { $set: { claimedUntil: new Date(now + handOff.leaseMs), claimToken } },
+      { projection: { attempts: 0 }, returnDocument: 'after', session },
+    ).lean<DeliveryDoc>();
+    return doc ? { delivery: deliveryFromDoc(doc), destination: this.fromDoc(destination), claimToken } : null;
   }
 
   async listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage> {

@@ -4,7 +4,7 @@ import type { AttemptOutcome } from '../domain/attempt-outcome';
 import type { DueCandidate, InFlight } from '../domain/fair-selection';
 import type { Delivery, DeliveryWithAttempts, Destination, NewDelivery } from '../domain/records';
 import type { SecretCipher } from '../secrets';
-import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryQueue, type NewAttempt, type PageRequest } from './delivery-store';
+import { attemptsKeptPerDelivery, type ClaimedDelivery, type DeliveryLogPage, type DeliveryQueue, type HandOff, type NewAttempt, type PageRequest } from './delivery-store';
 import { toAttempt, toDelivery, toDestination, type AttemptRow, type DeliveryRow, type DestinationRow } from './sqlite-delivery-rows';
 import type { SqliteDestinations } from './sqlite-destinations';
 import { deliveryNotFound, destinationNotFound } from './store-errors';
@@ -112,7 +112,7 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
         if (!row) continue;
         let destination = destinations.get(row.destination_id);
         if (!destination) {
-          destination = toDestination(this.sql.get<DestinationRow>('SELECT * FROM destinations WHERE id = ?', row.destination_id)!, this.cipher);
+          destination = this.destinationOf(row.destination_id);
           destinations.set(row.destination_id, destination);
         }
         claimed.push({ delivery: toDelivery(row), destination, claimToken });
@@ -133,10 +133,15 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
     );
   }
 
-  async recordAttempt(claim: { deliveryId: number; claimToken: string }, attempt: NewAttempt, outcome: AttemptOutcome): Promise<void> {
-    await this.sql.writeGrouped(() => {
+  async recordAttempt(
+    claim: { deliveryId: number; claimToken: string },
+    attempt: NewAttempt,
+    outcome: AttemptOutcome,
+    handOff?: HandOff,
+  ): Promise<ClaimedDelivery | null> {
+    return this.sql.writeGrouped(() => {
       const delivery = this.sql.get<{ destination_id: number }>('SELECT destination_id FROM deliveries WHERE id = ?', claim.deliveryId);
-      if (!delivery) return; // deleted with its destination meanwhile
+      if (!delivery) return null; // deleted with its destination meanwhile
       this.sql.run(
         `INSERT INTO delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, response_body, error) VALUES (?, ?, ?, ?, ?, ?)`,
         claim.deliveryId,
@@ -153,7 +158,7 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
         claim.deliveryId,
         attemptsKeptPerDelivery,
       );
-      this.sql.run(
+      const stillMine = this.sql.run(
         `UPDATE deliveries SET status = ?, next_attempt_at = ?, schedule_step = schedule_step + ?, claimed_until = 0,
                                claim_token = NULL, updated_at = ?
          WHERE id = ? AND claim_token = ?`,
@@ -163,9 +168,37 @@ export class SqliteDeliveryQueue implements DeliveryQueue {
         attempt.attemptedAt,
         claim.deliveryId,
         claim.claimToken,
-      );
+      ) > 0;
       this.destinations.applyHealth(delivery.destination_id, outcome.health);
+      return stillMine && handOff ? this.handOff(delivery.destination_id, handOff) : null;
     });
+  }
+
+  /** See HandOff: the oldest due delivery, claimed when it is of `destinationId`. */
+  private handOff(destinationId: number, handOff: HandOff): ClaimedDelivery | null {
+    const now = handOff.now();
+    const oldest = this.sql.get<{ id: number; destination_id: number }>(
+      `SELECT d.id, d.destination_id
+       FROM deliveries d JOIN destinations t ON t.id = d.destination_id
+       WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND d.claimed_until <= ? AND t.active = 1
+       ORDER BY d.next_attempt_at, d.id
+       LIMIT 1`,
+      now,
+      now,
+    );
+    if (oldest?.destination_id !== destinationId) return null;
+    const claimToken = randomUUID();
+    const row = this.sql.get<DeliveryRow>(
+      `UPDATE deliveries SET claimed_until = ?, claim_token = ? WHERE id = ? RETURNING *`,
+      now + handOff.leaseMs,
+      claimToken,
+      oldest.id,
+    )!;
+    return { delivery: toDelivery(row), destination: this.destinationOf(destinationId), claimToken };
+  }
+
+  private destinationOf(destinationId: number): Destination {
+    return toDestination(this.sql.get<DestinationRow>('SELECT * FROM destinations WHERE id = ?', destinationId)!, this.cipher);
   }
 
   async listDeliveries(orgId: number, formId: number, destinationId: number, page: PageRequest): Promise<DeliveryLogPage> {

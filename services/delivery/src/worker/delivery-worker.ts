@@ -37,7 +37,8 @@ export interface DeliveryWorkerOptions {
 /**
  * Takes due deliveries from the store, a batch at a time, chosen fairly (see
  * domain/fair-selection.ts), and attempts each: records the attempt, then schedules the
- * next or finishes. Woken when deliveries are made, when an attempt ends, and when a retry
+ * next or finishes. An attempt's record may hand its slot the next delivery of its
+ * destination (see HandOff), attempted at once, with no pass between. Woken when deliveries are made, when an attempt ends, and when a retry
  * it scheduled comes due; a slow poll is only a safety net (leases run out, retries another
  * process scheduled). The schedule lives in the
  * store, so a restart (or another replica) picks up where this one stopped.
@@ -141,21 +142,30 @@ export class DeliveryWorker {
     if (claimed.length > 0 && claimed.length < slots && candidates.length > chosen.length) this.signal.wake();
   }
 
+  /** Holds a slot for the claimed delivery, then for each one handed to it as its attempt is recorded. */
   private run(claimed: ClaimedDelivery): void {
-    const work = this.attemptOnce(claimed).finally(() => {
+    const work = this.attemptInTurn(claimed).finally(() => {
       this.underWay.delete(work);
       if (!this.tookAllDue) this.signal.wake();
     });
     this.underWay.add(work);
   }
 
-  private async attemptOnce(claimed: ClaimedDelivery): Promise<void> {
+  private async attemptInTurn(claimed: ClaimedDelivery): Promise<void> {
+    let next: ClaimedDelivery | null = claimed;
+    while (next) next = await this.attemptOnce(next);
+  }
+
+  /** Returns the delivery handed to the slot as this attempt was recorded (see HandOff), if any. */
+  private async attemptOnce(claimed: ClaimedDelivery): Promise<ClaimedDelivery | null> {
     const { delivery, destination } = claimed;
     const fields = { deliveryId: delivery.id, destinationId: destination.id, orgId: delivery.orgId, submissionId: delivery.submissionId };
     try {
       const { result, attempt } = await this.attempt(claimed);
       const outcome = attemptOutcome(result, delivery.scheduleStep + 1, this.now());
-      await this.store.queue.recordAttempt({ deliveryId: delivery.id, claimToken: claimed.claimToken }, attempt, outcome);
+      // Stopping, the slot passes to nothing: what is due waits in the store for the next start.
+      const handOff = this.running ? { now: this.now, leaseMs: this.options.leaseMs } : undefined;
+      const next = await this.store.queue.recordAttempt({ deliveryId: delivery.id, claimToken: claimed.claimToken }, attempt, outcome, handOff);
       if (outcome.nextAttemptAt !== null && this.running) this.retries.add(outcome.nextAttemptAt);
       const log = outcome.status === 'pending' ? 'info' : outcome.status === 'succeeded' ? 'debug' : 'warn';
       this.options.logger[log](
@@ -168,9 +178,11 @@ export class DeliveryWorker {
               ? 'delivery attempt failed; will retry'
               : 'delivery failed',
       );
+      return next;
     } catch (error) {
       // The lease runs out and the delivery is attempted again: at least once.
       this.options.logger.error({ ...fields, err: error }, 'could not record a delivery attempt');
+      return null;
     }
   }
 }

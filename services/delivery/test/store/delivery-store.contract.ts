@@ -313,6 +313,96 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect(logged).toMatchObject({ status: 'succeeded', scheduleStep: 1 });
     });
 
+    it("hands the freed slot the oldest due delivery when it is of the same destination, leased, in the attempt's record", async () => {
+      const destination = await createDestination();
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
+      const [first] = await store.queue.claim([(await store.queue.dueDeliveries(t0, 8, 10))[0]!.id], t0, t0 + lease);
+      await store.queue.createDeliveries([delivery(destination.id, 2)], t0 + 1);
+      await store.queue.createDeliveries([delivery(destination.id, 3)], t0 + 2);
+      const next = await store.queue.recordAttempt(
+        { deliveryId: first!.delivery.id, claimToken: first!.claimToken },
+        attempt(t0 + 10, { statusCode: 200 }),
+        attemptOutcome({ kind: 'delivered' }, 1, t0 + 10),
+        { now: () => t0 + 10, leaseMs: lease },
+      );
+      expect(next).toMatchObject({ delivery: { submissionId: 2, destinationId: destination.id }, destination: { id: destination.id, secrets: destination.secrets } });
+      expect(next!.claimToken).not.toBe(first!.claimToken);
+      // Leased: not due for another worker, counted in flight; the rest still due.
+      expect((await store.queue.dueDeliveries(t0 + 20, 8, 10)).map((candidate) => candidate.id)).toEqual([next!.delivery.id + 1]);
+      expect((await store.queue.inFlight(t0 + 20)).byDestination.get(destination.id)).toBe(1);
+      expect(await store.queue.holdLease({ deliveryId: next!.delivery.id, claimToken: next!.claimToken }, t0 + lease)).toBe(true);
+      // Without a hand-off asked, none.
+      expect(
+        await store.queue.recordAttempt(
+          { deliveryId: next!.delivery.id, claimToken: next!.claimToken },
+          attempt(t0 + 30, { statusCode: 200 }),
+          attemptOutcome({ kind: 'delivered' }, 1, t0 + 30),
+        ),
+      ).toBeNull();
+      expect(await store.queue.dueDeliveries(t0 + 40, 8, 10)).toHaveLength(1);
+    });
+
+    it('hands over what is due when the record is written, not when it was asked for', async () => {
+      const destination = await createDestination();
+      await store.queue.createDeliveries([delivery(destination.id, 1)], t0);
+      const [first] = await claimDue(t0);
+      await store.queue.createDeliveries([delivery(destination.id, 2)], t0 + 15);
+      let clock = t0 + 10;
+      const recorded = store.queue.recordAttempt(
+        { deliveryId: first!.delivery.id, claimToken: first!.claimToken },
+        attempt(t0 + 10, { statusCode: 200 }),
+        attemptOutcome({ kind: 'delivered' }, 1, t0 + 10),
+        { now: () => clock, leaseMs: lease },
+      );
+      clock = t0 + 20;
+      expect((await recorded)?.delivery.submissionId).toBe(2);
+      // Leased from then.
+      expect(await claimDue(t0 + 19 + lease)).toEqual([]);
+      expect(await claimDue(t0 + 20 + lease)).toHaveLength(1);
+    });
+
+    it("hands nothing over when the oldest due delivery is another destination's, none is due, or the claim was lost", async () => {
+      const mine = await createDestination();
+      const other = await createDestination();
+      await store.queue.createDeliveries([delivery(mine.id, 1)], t0);
+      const [first] = await claimDue(t0);
+      await store.queue.createDeliveries([delivery(other.id, 2)], t0 + 1);
+      await store.queue.createDeliveries([delivery(mine.id, 3)], t0 + 2);
+      const handOff = { now: () => t0 + 10, leaseMs: lease };
+      // The other destination's is older: left to the worker's fair pass.
+      expect(
+        await store.queue.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0 + 10), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10), handOff),
+      ).toBeNull();
+      expect((await store.queue.dueDeliveries(t0 + 10, 8, 10)).map((candidate) => candidate.destinationId)).toEqual([other.id, mine.id]);
+      // Not yet due (a retry later on): none.
+      const [otherClaim, mineClaim] = await claimDue(t0 + 10);
+      expect(
+        await store.queue.recordAttempt({ deliveryId: mineClaim!.delivery.id, claimToken: mineClaim!.claimToken }, attempt(t0 + 11), attemptOutcome({ kind: 'delivered' }, 1, t0 + 11), { now: () => t0 + 11, leaseMs: lease }),
+      ).toBeNull();
+      // A claim that lost its lease frees no slot: nothing handed over, though one of its destination is due.
+      await store.queue.createDeliveries([delivery(other.id, 4)], t0 + 12);
+      const stale = otherClaim!;
+      const [retaken] = await store.queue.claim([stale.delivery.id], t0 + 10 + lease, t0 + 10 + 2 * lease);
+      expect(retaken).toBeDefined();
+      expect(
+        await store.queue.recordAttempt({ deliveryId: stale.delivery.id, claimToken: stale.claimToken }, attempt(t0 + 10 + lease), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10 + lease), {
+          now: () => t0 + 10 + lease,
+          leaseMs: lease,
+        }),
+      ).toBeNull();
+      expect((await store.queue.dueDeliveries(t0 + 10 + lease, 8, 10)).map((candidate) => candidate.destinationId)).toEqual([other.id]);
+    });
+
+    it('hands nothing over to a destination turned off', async () => {
+      const destination = await createDestination();
+      await store.queue.createDeliveries([delivery(destination.id, 1), delivery(destination.id, 2)], t0);
+      const [first] = await store.queue.claim([(await store.queue.dueDeliveries(t0, 8, 10))[0]!.id], t0, t0 + lease);
+      await store.destinations.updateDestination(orgId, formId, destination.id, { active: false });
+      expect(
+        await store.queue.recordAttempt({ deliveryId: first!.delivery.id, claimToken: first!.claimToken }, attempt(t0 + 10), attemptOutcome({ kind: 'delivered' }, 1, t0 + 10), { now: () => t0 + 10, leaseMs: lease }),
+      ).toBeNull();
+    });
+
     it("extends a claim's lease while the claim is the delivery's, and says when it is not", async () => {
       const destination = await createDestination();
       await store.queue.createDeliveries([delivery(destination.id, 1)], t0);

@@ -104,8 +104,8 @@ describe('delivery workers', () => {
 
   describe('one, woken rather than polling', () => {
     /** A worker that never polls in a test's time, on a store whose passes (reads of due deliveries) are counted. */
-    async function wokenWorker(perDestination: number) {
-      receiver = await startReceiver();
+    async function wokenWorker(perDestination: number, answer?: Parameters<typeof startReceiver>[0]) {
+      receiver = await startReceiver(answer);
       const store = new SqliteDeliveryStore(join(dir, 'delivery.sqlite'), testCipher);
       let passes = 0;
       const dueDeliveries = store.queue.dueDeliveries.bind(store);
@@ -141,6 +141,52 @@ describe('delivery workers', () => {
       await deliver([1, 2, 3, 4, 5]);
       await waitFor(done, { timeoutMs: 5000, description: 'every delivery succeeded, one at a time' });
       expect(receiver.received.map((request) => request.headers['webhook-id'])).toEqual(['msg_1', 'msg_2', 'msg_3', 'msg_4', 'msg_5']);
+    });
+
+    it("hands a destination's backlog from each attempt's record to the next, within its limit, without a pass each", async () => {
+      let open = 0;
+      let mostOpen = 0;
+      const { worker, deliver, done, passes } = await wokenWorker(2, (_, res) => {
+        open += 1;
+        mostOpen = Math.max(mostOpen, open);
+        setTimeout(() => {
+          open -= 1;
+          res.end('ok');
+        }, 5);
+      });
+      worker.start();
+      await waitFor(() => passes() === 1, { description: 'the first pass' });
+      const count = 12;
+      await deliver(Array.from({ length: count }, (_, i) => i + 1));
+      await waitFor(done, { timeoutMs: 5000, description: 'every delivery succeeded' });
+      const ids = receiver.received.map((request) => request.headers['webhook-id']);
+      expect(new Set(ids).size).toBe(count);
+      expect(ids).toHaveLength(count);
+      // The pass the deliveries woke took two; the other ten were handed over, the two
+      // chains' ends woke one more pass (finding nothing): no pass per delivery.
+      expect(passes()).toBeLessThanOrEqual(4);
+      expect(mostOpen).toBe(2);
+    });
+  });
+
+  describe('one, stopped while an attempt is under way', () => {
+    it('hands the freed slot nothing: what is due stays due, unleased, for the next start', async () => {
+      let answerFirst: (() => void) | null = null;
+      receiver = await startReceiver((_, res, index) => {
+        if (index === 0) answerFirst = () => res.end('ok');
+        else res.end('ok');
+      });
+      const store = new SqliteDeliveryStore(join(dir, 'delivery.sqlite'), testCipher);
+      const worker = startableWorker(store, closers, { perDestination: 1, pollMs: 60_000 });
+      const destination = await destinationTo(store, receiver);
+      await createDeliveries(store, destination.id, [1, 2, 3]);
+      worker.start();
+      await waitFor(() => answerFirst !== null, { description: 'the first attempt under way' });
+      const stopped = worker.stop();
+      answerFirst!();
+      await stopped;
+      expect(receiver.received).toHaveLength(1);
+      expect((await store.queue.dueDeliveries(Date.now(), 8, 10)).map((candidate) => candidate.id)).toHaveLength(2);
     });
   });
 });
