@@ -6,7 +6,7 @@ import type { SqliteDatabase } from './sqlite-types';
 
 /** How often the checkpointer looks at the files while they are being written. */
 const intervalMs = 200;
-/** How seldom, at most, once nothing is written: the interval doubles up to this while files stay unchanged. */
+/** How seldom, at most, once nothing is written and the files' folders cannot be watched: the interval doubles up to this. */
 const idleIntervalMs = 1600;
 /** SQLite's own: a checkpoint by the committing connection once the WAL holds this many pages. */
 const sqliteDefaultAutocheckpoint = 1000;
@@ -15,11 +15,16 @@ const sqliteDefaultAutocheckpoint = 1000;
  * Plain JavaScript, evaluated in the worker: it runs the same way from dist/ and under jest
  * (which could not load a TypeScript worker file). Each file gets a connection of its own;
  * PASSIVE waits for nobody, so it never holds up the writers. A file is checkpointed only
- * when its PRAGMA data_version moved (another connection committed since the last look):
- * an idle process runs no checkpoint, and looks less and less often (issue 24).
+ * when its PRAGMA data_version moved (another connection committed since the last look).
+ * A look that finds nothing written puts the worker to sleep: the files' folders are
+ * watched (inotify) and the next write to a -wal wakes it, so between bursts of writes the
+ * worker is not woken at all, only once to retire (issue 24). A folder that cannot be
+ * watched is looked at less and less often instead.
  */
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { watch } = require('node:fs');
+const { dirname, join } = require('node:path');
 // The process's binding (SQLITE_BINDING); a file that does not exist (any more) is not created.
 const openDatabase = workerData.binding === 'node:sqlite'
   ? (file) => {
@@ -50,25 +55,84 @@ const checkpointWritten = (all) => {
 };
 let interval = workerData.intervalMs;
 let timer = null;
+const lookIn = (ms) => { clearTimeout(timer); timer = setTimeout(look, ms); };
 // Nothing written for retireAfterMs: the process is told, and hands the checkpoints back to SQLite.
 let lastWritten = Date.now();
 let toldQuiet = false;
-const look = () => {
-  const written = checkpointWritten(false);
-  interval = written ? workerData.intervalMs : Math.min(interval * 2, workerData.idleIntervalMs);
-  if (written) { lastWritten = Date.now(); toldQuiet = false; }
-  else if (!toldQuiet && Date.now() - lastWritten >= workerData.retireAfterMs) { toldQuiet = true; parentPort.postMessage({ quiet: true }); }
-  timer = setTimeout(look, interval);
+const tellIfQuiet = () => {
+  if (toldQuiet || Date.now() - lastWritten < workerData.retireAfterMs) return;
+  toldQuiet = true;
+  parentPort.postMessage({ quiet: true });
 };
-timer = setTimeout(look, interval);
+// The one wake-up left while nothing is written: the retirement (again should the clock be a hair short).
+const retireLater = () => {
+  if (toldQuiet) return;
+  timer = setTimeout(() => { tellIfQuiet(); retireLater(); }, Math.max(1, lastWritten + workerData.retireAfterMs - Date.now()));
+};
+const written = () => { lastWritten = Date.now(); toldQuiet = false; interval = workerData.intervalMs; };
+// While asleep: the open files' folders, each watched for a write to one of their -wal.
+let watchers = null;
+const stopWatching = () => {
+  const asleep = watchers;
+  watchers = null;
+  for (const watcher of asleep?.values() ?? []) watcher.close();
+  return asleep !== null;
+};
+const wake = () => {
+  if (!stopWatching()) return;
+  parentPort.postMessage({ asleep: false });
+  lookIn(workerData.intervalMs);
+};
+/** Whether the worker sleeps now: false when a folder cannot be watched. */
+const sleep = () => {
+  watchers = new Map();
+  for (const file of open.keys()) {
+    const folder = dirname(file);
+    if (watchers.has(folder)) continue;
+    try {
+      const watcher = watch(folder, (_event, name) => {
+        if (typeof name === 'string' && name.endsWith('-wal') && open.has(join(folder, name.slice(0, -4)))) wake();
+      });
+      // A folder removed (tests) or watching refused: looked at on a timer instead.
+      watcher.on('error', () => { if (stopWatching()) { parentPort.postMessage({ asleep: false }); lookIn(workerData.idleIntervalMs); } });
+      watchers.set(folder, watcher);
+    } catch {
+      stopWatching();
+      return false;
+    }
+  }
+  // A commit between the last look and the watching would wake nobody: one more look.
+  if (checkpointWritten(false)) {
+    stopWatching();
+    written();
+    lookIn(interval);
+    return true;
+  }
+  clearTimeout(timer);
+  timer = null;
+  retireLater();
+  parentPort.postMessage({ asleep: true });
+  return true;
+};
+const look = () => {
+  if (checkpointWritten(false)) {
+    written();
+    return lookIn(interval);
+  }
+  tellIfQuiet();
+  if (sleep()) return;
+  interval = Math.min(interval * 2, workerData.idleIntervalMs);
+  lookIn(interval);
+};
+lookIn(interval);
 parentPort.on('message', (message) => {
   if (message.add !== undefined && !open.has(message.add)) {
     const file = quietly(() => connect(message.add));
     if (file) open.set(message.add, file);
     // A new file is written at once, as a rule: look at the usual pace again.
-    clearTimeout(timer);
+    if (stopWatching()) parentPort.postMessage({ asleep: false });
     interval = workerData.intervalMs;
-    timer = setTimeout(look, interval);
+    lookIn(interval);
   }
   if (message.remove !== undefined) {
     const file = open.get(message.remove);
@@ -76,7 +140,7 @@ parentPort.on('message', (message) => {
     if (file) quietly(() => file.db.close());
     parentPort.postMessage({ removed: message.remove });
   }
-  if (message.stop) { clearTimeout(timer); checkpointWritten(true); for (const file of open.values()) quietly(() => file.db.close()); open.clear(); parentPort.close(); }
+  if (message.stop) { clearTimeout(timer); stopWatching(); checkpointWritten(true); for (const file of open.values()) quietly(() => file.db.close()); open.clear(); parentPort.close(); }
 });
 `;
 
@@ -109,13 +173,15 @@ export interface SqliteCheckpointerOptions {
  * event loop looks at the files' -wal every 500 ms (a stat each) while they are written;
  * once three looks in a row find one written since the look before, the worker starts and
  * takes every file; once nothing is written for 30 s it stops and hands them back. A look
- * that finds nothing written puts the looking to sleep: the files' folders are watched
- * (inotify, no timer) and the next write to a -wal wakes it, so an idle process is not
- * woken at all (issue 24). It never keeps the process alive. Should it fail, the
+ * that finds nothing written puts the looking to sleep, the worker's as the event loop's:
+ * the files' folders are watched (inotify, no timer) and the next write to a -wal wakes it,
+ * so an idle process is not woken at all, and a worker between bursts only once, to retire
+ * (issue 24). It never keeps the process alive. Should it fail, the
  * connections go back to SQLite's own checkpoints.
  */
 export class SqliteCheckpointer {
   private worker: Worker | null = null;
+  private workerAsleep = false;
   private failed = false;
   /** The connections opened, by file; a file stays with the worker while one is open. */
   private readonly connections = new Map<string, Set<SqliteDatabase>>();
@@ -178,6 +244,11 @@ export class SqliteCheckpointer {
   /** Whether the worker runs (for tests). */
   get running(): boolean {
     return this.worker !== null;
+  }
+
+  /** Whether the running worker sleeps, nothing written since its last look, until a -wal is written (for tests). */
+  get sleeping(): boolean {
+    return this.worker !== null && this.workerAsleep;
   }
 
   private watchForWriting(): void {
@@ -286,8 +357,10 @@ export class SqliteCheckpointer {
       workerData: { binding: sqliteBinding(), sqliteModule: require.resolve('better-sqlite3'), intervalMs, idleIntervalMs, retireAfterMs: this.retireAfterMs },
     });
     worker.unref();
-    worker.on('message', (message: { removed?: string; quiet?: true }) => {
+    this.workerAsleep = false;
+    worker.on('message', (message: { removed?: string; quiet?: true; asleep?: boolean }) => {
       if (message.removed !== undefined) this.settle(message.removed);
+      if (message.asleep !== undefined && this.worker === worker) this.workerAsleep = message.asleep;
       if (message.quiet && this.worker === worker) this.handBack();
     });
     worker.on('error', () => this.fail(worker));

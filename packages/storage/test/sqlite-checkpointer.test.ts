@@ -46,16 +46,37 @@ describe('background checkpoints', () => {
     expect(db.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(500);
   });
 
-  it('checkpoints a file written again after a quiet spell (it looks less often while nothing is written, never not at all)', async () => {
+  it('checkpoints a file written again after a quiet spell (the worker sleeps while nothing is written, and a write wakes it)', async () => {
     const file = newFile();
     const db = openTakenOver(file);
     writeNotes(db, 100);
     await waitFor(() => statSync(file).size > 80_000, { timeoutMs: 5000, description: 'the first checkpoint' });
-    // Quiet long enough for the looks to have slowed to their slowest (1.6 s).
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // Quiet long enough for the worker to be asleep.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const before = statSync(file).size;
     writeNotes(db, 300);
     await waitFor(() => statSync(file).size > before + 250_000, { timeoutMs: 5000, description: 'a checkpoint after the quiet spell' });
+  });
+
+  it('does not look on a timer while nothing is written: the worker sleeps until a -wal is written (issue 24)', async () => {
+    const checkpointer = new SqliteCheckpointer();
+    const file = newFile();
+    const db = openSqlite(file, migrations);
+    opened.push(db);
+    checkpointer.add(file, db);
+    checkpointer.takeOverNow();
+    try {
+      writeNotes(db, 100);
+      await waitFor(() => statSync(file).size > 80_000, { timeoutMs: 5000, description: 'the first checkpoint' });
+      await waitFor(() => checkpointer.sleeping, { timeoutMs: 2000, description: 'the worker to sleep, nothing written' });
+      await new Promise((resolve) => setTimeout(resolve, 1000)); // five looks' time at the writing pace
+      expect(checkpointer.sleeping).toBe(true);
+      const before = statSync(file).size;
+      writeNotes(db, 300);
+      await waitFor(() => statSync(file).size > before + 250_000, { timeoutMs: 5000, description: 'a checkpoint once the write woke the worker' });
+    } finally {
+      checkpointer.release(file, db);
+    }
   });
 
   it('keeps a file while any connection to it is open, and lets it go with the last', () => {
