@@ -93,6 +93,13 @@ export const config = {
   serviceEnv: settingsFromEnv(process.env.BENCH_SERVICE_ENV),
   /** Seconds every process under test is watched idle (its CPU read from /proc) before any load; 0: not. */
   idleS: numberFromEnv('BENCH_IDLE', 30, { zeroAllowed: true }),
+  /**
+   * BENCH_IDLE_SETTLED_AFTER: seconds after the set-up's last request at which the idle window
+   * judged against the target starts (the window right after the set-up is printed beside it,
+   * unjudged: it holds the after-work of the set-up's writes, such as the SQLite checkpointer
+   * worker's memory-reducing GCs ~9 and ~18 s after it started, and its retirement at 30 s).
+   */
+  idleSettledAfterS: numberFromEnv('BENCH_IDLE_SETTLED_AFTER', 40, { zeroAllowed: true }),
   /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */
   only: scenariosFromEnv(process.env.BENCH_ONLY),
 };

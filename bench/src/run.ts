@@ -610,9 +610,17 @@ async function main(): Promise<void> {
     // Issue 24: each Formcast process's CPU with nothing to do, before any load.
     let idle: IdleCpu[] = [];
     if (config.idleS > 0) {
-      log(`watching every process idle for ${config.idleS} s`);
-      idle = await idleCpu(formcastProcesses, config.idleS);
-      log(`idle: ${idle.map((p) => `${p.name} ${(p.coreShare * 100).toFixed(3)}%`).join(', ')}`);
+      const setUpAt = performance.now() - 1000;
+      const shares = (readings: IdleCpu[]) => readings.map((p) => `${p.name} ${(p.coreShare * 100).toFixed(3)}%`).join(', ');
+      log(`watching every process for ${config.idleS} s right after the set-up (its after-work; not judged)`);
+      const afterWork = await idleCpu(formcastProcesses, config.idleS);
+      log(`right after the set-up: ${shares(afterWork)}`);
+      const settleMs = setUpAt + config.idleSettledAfterS * 1000 - performance.now();
+      if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+      log(`watching every process idle for ${config.idleS} s, ${config.idleSettledAfterS} s after the set-up`);
+      const settled = await idleCpu(formcastProcesses, config.idleS);
+      log(`idle: ${shares(settled)}`);
+      idle = settled.map((reading, i) => ({ ...reading, settledAfterS: config.idleSettledAfterS, afterWorkShare: afterWork[i]!.coreShare }));
     }
 
     // --- A1, S1, A2, S2: back to back, so machine noise is shared ------------------------
