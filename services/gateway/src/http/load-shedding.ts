@@ -228,9 +228,17 @@ export class LoadShedder {
     return this.recentRequests(orgId) * 2 >= busiest;
   }
 
-  /** One more request of `orgId` under way, until its response closes. */
+  /**
+   * One more request of `orgId` under way, until its response closes. A response closed
+   * already is not counted: its 'close' has been emitted and would never be heard. That is a
+   * request whose connection ended while its authentication waited (a GET sent with a body
+   * but no length: the body is read as a next request, fails to parse, and Node answers 400
+   * and drops the connection); counted, it stayed under way for good, and every such request
+   * took its organization one slot nearer to being shed for ever.
+   */
   private admit(orgId: number, req: Request, res: Response): void {
     countedRequests.add(req);
+    if (res.closed || res.destroyed) return;
     this.byOrganization.set(orgId, (this.byOrganization.get(orgId) ?? 0) + 1);
     res.once('close', () => {
       const left = (this.byOrganization.get(orgId) ?? 1) - 1;

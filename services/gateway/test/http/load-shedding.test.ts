@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import { createLogger } from '@formcast/platform';
 import { gate, waitFor } from '@formcast/testing';
@@ -80,6 +80,38 @@ describe('LoadShedder: the bound of one organization (SHED_MAX_IN_FLIGHT_PER_ORG
       held.open();
       expect((await Promise.all(holding)).map((r) => r.status)).toEqual([200, 200]);
       await waitFor(async () => (await get(1)).status === 200, { description: 'organization 1 served again' });
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('LoadShedder: a request whose connection ends while it is authenticated', () => {
+  it('is not left counted against its organization (a GET with an unannounced body: Node answers 400 and drops the connection)', async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 1, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    // Stands for requireApiToken over the bus: the organization is known only later.
+    const authenticate: RequestHandler = (req, _res, next) => {
+      setTimeout(() => {
+        req.context.orgId = Number(req.headers['x-org']);
+        next();
+      }, 150);
+    };
+    const { base, close } = serveWork(shedder, { method: 'get', path: '/work', handlers: [shedder.afterApiToken(authenticate)] });
+    try {
+      const { port } = new URL(base);
+      // The bytes after the request are read as a next request that cannot be parsed.
+      const dropped = await new Promise<string>((resolve) => {
+        let answer = '';
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /work HTTP/1.1\r\nHost: gateway\r\nx-org: 1\r\n\r\n{"not":"announced"}\r\n\r\n'));
+        socket.on('data', (chunk) => (answer += chunk.toString()));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', () => undefined);
+      });
+      expect(dropped).toMatch(/^HTTP\/1\.1 400 /);
+      // Once its authentication is over, the organization has nothing under way: served, not 503.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const next = await fetch(`${base}/work`, { headers: { 'x-org': '1' } });
+      expect(next.status).toBe(200);
     } finally {
       await close();
     }
