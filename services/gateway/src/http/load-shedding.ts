@@ -185,6 +185,7 @@ export class LoadShedder {
       return next();
     }
     if (reason !== null) throw shed(reason, res);
+    // Reached in the turn the request was read, before anything can have closed its response.
     this.inFlight += 1;
     this.taken += 1;
     this.watch();
