@@ -38,10 +38,10 @@ export interface DeliveryWorkerOptions {
  * Takes due deliveries from the store, a batch at a time, chosen fairly (see
  * domain/fair-selection.ts), and attempts each: records the attempt, then schedules the
  * next or finishes. An attempt's record may hand its slot the next delivery of its
- * destination (see HandOff), attempted at once, with no pass between. Woken when deliveries are made, when an attempt ends, and when a retry
- * it scheduled comes due; a slow poll is only a safety net (leases run out, retries another
- * process scheduled). The schedule lives in the
- * store, so a restart (or another replica) picks up where this one stopped.
+ * destination (see HandOff), attempted at once, with no pass between. Woken when deliveries
+ * are made, when an attempt ends, and when a retry it scheduled comes due; a slow poll is
+ * only a safety net (leases run out, retries another process scheduled). The schedule lives
+ * in the store, so a restart (or another replica) picks up where this one stopped.
  */
 export class DeliveryWorker {
   private readonly pollMs: number;
