@@ -37,7 +37,7 @@ export const pressureSettings = {
   /** SHED_MAX_IN_FLIGHT: requests the gateway holds at once; past it a new one is 503 at once (0: no bound). */
   SHED_MAX_IN_FLIGHT: z.coerce.number().int().min(0).max(1_000_000).default(256),
   /** SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: requests of one organization the gateway holds at once; past it its new ones are 503 at once, others' still served (0: no bound). */
-  SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(32),
+  SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
   /** BUS_COMMANDS_PER_ORGANIZATION: commands of one organization a service process runs at once; more wait behind their own (0: no cap). */
   BUS_COMMANDS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(64),
   /** BUS_EVENTS_PER_ORGANIZATION: events of one organization a consuming service process handles at once; more wait behind their own (0: no cap). */
@@ -48,8 +48,8 @@ export const pressureSettings = {
   BUS_COMMAND_PREFETCH: z.coerce.number().int().min(1).max(65_535).default(256),
   /** SHED_EVENT_LOOP_DELAY_MS: past this event-loop delay (p99 over SHED_SAMPLE_INTERVAL_MS), new requests are 503 at once (0: never). */
   SHED_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(500),
-  /** SHED_REFUSED_CONNECTION_PAUSE_MS: a connection whose request was answered 429 or 503 is read again only this long after (0: at once); the default is the `Retry-After: 1` it was told. */
-  SHED_REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  /** SHED_REFUSED_CONNECTION_PAUSE_MS: a connection whose request was answered 429 or 503 is read again only this long after (0: at once). */
+  SHED_REFUSED_CONNECTION_PAUSE_MS: z.coerce.number().int().min(0).max(10_000).default(200),
   /** SHED_SAMPLE_INTERVAL_MS: how often the event-loop delay is read (each reading covers the interval before it). */
   SHED_SAMPLE_INTERVAL_MS: z.coerce.number().int().min(20).max(10_000).default(250),
   /** PUSH_MAX_OUTSTANDING_PER_DEVICE: dispatches outstanding on one device at once (scheduled ones too); one more is 422. */
