@@ -13,6 +13,18 @@ const newFile = () => join(dataDir, `db-${++fileNumber}.sqlite`);
 const migrations = [{ version: 1, up: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)' }];
 
 const opened: SqliteDatabase[] = [];
+
+/** A new file, opened, whose checkpoints a checkpointer's worker has taken over at once. */
+function withWorkerRunning() {
+  const checkpointer = new SqliteCheckpointer();
+  const file = newFile();
+  const db = openSqlite(file, migrations);
+  opened.push(db);
+  checkpointer.add(file, db);
+  checkpointer.takeOverNow();
+  return { checkpointer, file, db };
+}
+
 afterEach(() => {
   for (const db of opened.splice(0)) if (db.open) db.close();
 });
@@ -59,12 +71,7 @@ describe('background checkpoints', () => {
   });
 
   it('does not look on a timer while nothing is written: the worker sleeps until a -wal is written (issue 24)', async () => {
-    const checkpointer = new SqliteCheckpointer();
-    const file = newFile();
-    const db = openSqlite(file, migrations);
-    opened.push(db);
-    checkpointer.add(file, db);
-    checkpointer.takeOverNow();
+    const { checkpointer, file, db } = withWorkerRunning();
     try {
       writeNotes(db, 100);
       await waitFor(() => statSync(file).size > 80_000, { timeoutMs: 5000, description: 'the first checkpoint' });
@@ -120,12 +127,7 @@ describe('background checkpoints', () => {
   });
 
   it("gives the connections back their own checkpoints when the worker is gone", async () => {
-    const checkpointer = new SqliteCheckpointer();
-    const file = newFile();
-    const db = openSqlite(file, migrations);
-    opened.push(db);
-    checkpointer.add(file, db);
-    checkpointer.takeOverNow();
+    const { checkpointer, file, db } = withWorkerRunning();
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     await (checkpointer as unknown as { worker: { terminate(): Promise<number> } }).worker.terminate();
     await waitFor(() => db.pragma('wal_autocheckpoint', { simple: true }) === 1000, { description: 'SQLite checkpoints back' });
