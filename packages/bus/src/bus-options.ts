@@ -3,7 +3,7 @@ import type { BusOptions } from './port';
 export type ResolvedBusOptions = Required<BusOptions>;
 
 /** BUS_COMMANDS_PER_ORGANIZATION's default. */
-export const defaultCommandsPerOrganization = 64;
+export const defaultCommandsPerOrganization = 8;
 /** BUS_EVENTS_PER_ORGANIZATION's default. */
 export const defaultEventsPerOrganization = 128;
 

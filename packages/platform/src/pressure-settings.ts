@@ -39,7 +39,7 @@ export const pressureSettings = {
   /** SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: requests of one organization the gateway holds at once; past it its new ones are 503 at once, others' still served (0: no bound). */
   SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
   /** BUS_COMMANDS_PER_ORGANIZATION: commands of one organization a service process runs at once; more wait behind their own (0: no cap). */
-  BUS_COMMANDS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(64),
+  BUS_COMMANDS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(8),
   /** BUS_EVENTS_PER_ORGANIZATION: events of one organization a consuming service process handles at once; more wait behind their own (0: no cap). */
   BUS_EVENTS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
   /** BUS_EVENT_LOOK_AHEAD: RabbitMQ only: events a consuming process takes beyond its prefetch, held in their organization's line, so another organization's event behind a backlog is served without sending the backlog round the broker. */
