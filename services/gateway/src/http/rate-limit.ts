@@ -1,14 +1,13 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { recordRateLimited } from '@formcast/metrics';
 import type { Settings } from '@formcast/platform';
 import { AppError } from '@formcast/platform';
+import { RedisTokenBucket } from './redis-token-bucket';
+import { MemoryTokenBucket, type BucketSetting, type TokenBucketStore } from './token-bucket';
 
-/** A token bucket: `perSecond` tokens refilled each second, up to `burst` more taken at once. */
-export interface BucketSetting {
-  perSecond: number;
-  burst: number;
-}
+export type { BucketSetting } from './token-bucket';
 
 /** The gateway's rate limits (RATE_LIMIT_* settings); `false` (RATE_LIMITS_ENABLED=false) limits nothing. */
 export interface RateLimitSettings {
@@ -36,53 +35,49 @@ export function rateLimitSettings(settings: Settings): RateLimitSettings | false
  * ioredis client: the gateway alone with REDIS_URL), so every gateway replica takes from the
  * same buckets. A Redis that does not answer falls back to the process's own buckets.
  */
-export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: unknown };
+export type RateLimitStore = { kind: 'memory' } | { kind: 'redis'; client: Redis };
 
-type LimiterOptions = { keyPrefix: string; points: number; duration: number };
-
-function limiterIn(store: RateLimitStore, options: LimiterOptions): RateLimiterAbstract {
+/** The enrollment failures' fixed window (rate-limiter-flexible): not a bucket. */
+function fixedWindowIn(store: RateLimitStore, options: { keyPrefix: string; points: number; duration: number }): RateLimiterAbstract {
   if (store.kind === 'memory') return new RateLimiterMemory(options);
   return new RateLimiterRedis({ ...options, storeClient: store.client, insuranceLimiter: new RateLimiterMemory(options) });
 }
 
+function bucketIn(store: RateLimitStore, name: string, setting: BucketSetting): TokenBucketStore {
+  if (store.kind === 'memory') return new MemoryTokenBucket(setting);
+  // `:tat:` keeps these keys apart from rate-limiter-flexible's counters of before (formcast:rate:<name>:<key>).
+  return new RedisTokenBucket(store.client, `formcast:rate:${name}:tat`, setting);
+}
+
 /**
- * One named bucket. rate-limiter-flexible's token bucket: a steady limiter of `perSecond`
- * points a second, and beside it (BurstyRateLimiter) `burst` points a window of the time the
- * steady rate takes to earn them, taken only when the steady ones are spent.
+ * One named token bucket (token-bucket.ts): `burst` tokens, refilled at `perSecond`; a take
+ * needs a whole token. Its headers follow draft-ietf-httpapi-ratelimit-headers: the policy is
+ * the bucket's size over the seconds it takes to fill.
  */
 export class RateBucket {
-  private readonly limiter: BurstyRateLimiter;
-  private readonly steadyPoints: number;
+  private readonly bucket: TokenBucketStore;
   private readonly policy: string;
 
   constructor(readonly name: string, setting: BucketSetting, store: RateLimitStore) {
-    // rate-limiter-flexible counts whole points per whole seconds: a rate under 1 a second is 1 per 1/rate seconds.
-    const steadyDuration = setting.perSecond >= 1 ? 1 : Math.ceil(1 / setting.perSecond);
-    this.steadyPoints = Math.max(1, Math.floor(setting.perSecond * steadyDuration));
-    const burstWindow = Math.max(1, Math.ceil(setting.burst / setting.perSecond));
-    this.limiter = new BurstyRateLimiter(
-      limiterIn(store, { keyPrefix: `formcast:rate:${name}`, points: this.steadyPoints, duration: steadyDuration }),
-      limiterIn(store, { keyPrefix: `formcast:rate:${name}:burst`, points: setting.burst, duration: burstWindow }),
-    );
-    // draft-ietf-httpapi-ratelimit-headers: the quota and its window, in seconds.
-    this.policy = `"${name}";q=${this.steadyPoints};w=${steadyDuration}, "${name}-burst";q=${setting.burst};w=${burstWindow}`;
+    this.bucket = bucketIn(store, name, setting);
+    this.policy = `"${name}";q=${setting.burst};w=${Math.max(1, Math.ceil(setting.burst / setting.perSecond))}`;
   }
 
   /** Takes a token for `key`; past the bucket, AppError('rate_limited') with Retry-After and the RateLimit headers set on `res`. */
   async take(key: string, res: Response): Promise<void> {
-    try {
-      const taken = await this.limiter.consume(key);
-      res.setHeader('RateLimit-Policy', this.policy);
-      res.setHeader('RateLimit', `"${this.name}";r=${Math.max(0, taken.remainingPoints)};t=${Math.ceil(taken.msBeforeNext / 1000)}`);
-    } catch (refusal) {
-      if (!(refusal instanceof RateLimiterRes)) throw refusal;
-      const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      recordRateLimited(this.name);
-      res.setHeader('Retry-After', String(seconds));
-      res.setHeader('RateLimit-Policy', this.policy);
-      res.setHeader('RateLimit', `"${this.name}";r=0;t=${seconds}`);
-      throw new AppError('rate_limited', `Too many requests (${this.name} rate limit): retry after ${seconds} s`);
+    const verdict = await this.bucket.take(key);
+    res.setHeader('RateLimit-Policy', this.policy);
+    if (verdict.allowed) {
+      // t: the seconds until the bucket is full again.
+      res.setHeader('RateLimit', `"${this.name}";r=${verdict.remaining};t=${Math.ceil(verdict.waitMicros / 1_000_000)}`);
+      return;
     }
+    // t and Retry-After: the seconds until one token is free (the draft: Retry-After no earlier than t).
+    const seconds = Math.max(1, Math.ceil(verdict.waitMicros / 1_000_000));
+    recordRateLimited(this.name);
+    res.setHeader('Retry-After', String(seconds));
+    res.setHeader('RateLimit', `"${this.name}";r=0;t=${seconds}`);
+    throw new AppError('rate_limited', `Too many requests (${this.name} rate limit): retry after ${seconds} s`);
   }
 }
 
@@ -110,7 +105,7 @@ export class GatewayRateLimits {
     this.device = new RateBucket('device', settings.device, store);
     this.address = new RateBucket('address', settings.address, store);
     this.enrollment = new RateBucket('enrollment', settings.enrollment, store);
-    this.failures = limiterIn(store, {
+    this.failures = fixedWindowIn(store, {
       keyPrefix: 'formcast:rate:enrollment-failures',
       points: settings.enrollmentFailures.points,
       duration: settings.enrollmentFailures.windowSeconds,
