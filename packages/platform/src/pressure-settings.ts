@@ -17,7 +17,12 @@ export const pressureSettings = {
     .optional()
     .refine((v) => v === undefined || v === '' || v === 'true' || v === 'false', { message: 'must be true or false' })
     .transform((v) => v !== 'false'),
-  /** RATE_LIMIT_ORGANIZATION_PER_SECOND / _BURST: requests of one organization (API token), refilled per second, and the bucket's size. */
+  /**
+   * Each RATE_LIMIT_*_PER_SECOND / _BURST pair is a token bucket (GCRA, services/gateway
+   * http/token-bucket.ts): `_BURST` tokens, refilled at `_PER_SECOND` (0.01 and up); a request
+   * takes a whole token. Over any time t a key gets at most _BURST + _PER_SECOND × t.
+   * RATE_LIMIT_ORGANIZATION_PER_SECOND / _BURST: requests of one organization (API token).
+   */
   RATE_LIMIT_ORGANIZATION_PER_SECOND: perSecond(1000),
   RATE_LIMIT_ORGANIZATION_BURST: burst(5000),
   /** RATE_LIMIT_DEVICE_PER_SECOND / _BURST: requests of one device on the device-side routes. */
