@@ -4,12 +4,15 @@ import { pinnedHistogram, recordShed, watchLoad, type ShedReason } from '@formca
 import { AppError, type Settings } from '@formcast/platform';
 import { pauseConnectionAfterAnswer } from './refused-connection-pause';
 import { KnownAuthorizations, neverShed, refusableAtTheDoor, refuseAtTheDoor } from './door-refusal';
+import { OrganizationLines } from './organization-lines';
 
 export interface LoadSheddingSettings {
   /** Requests held at once (0: no bound). */
   maxInFlight: number;
   /** Requests of one organization (an API token's) held at once (0: no bound). */
   maxInFlightPerOrganization?: number;
+  /** Of those, how many are worked on at once; the others wait in their organization's line (0: no line). */
+  runningPerOrganization?: number;
   /** The event-loop delay (p99 of one sampling interval) past which new requests are shed (0: never). */
   maxEventLoopDelayMs: number;
   sampleIntervalMs: number;
@@ -21,6 +24,7 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
   return {
     maxInFlight: settings.SHED_MAX_IN_FLIGHT,
     maxInFlightPerOrganization: settings.SHED_MAX_IN_FLIGHT_PER_ORGANIZATION,
+    runningPerOrganization: settings.SHED_RUNNING_PER_ORGANIZATION,
     maxEventLoopDelayMs: settings.SHED_EVENT_LOOP_DELAY_MS,
     sampleIntervalMs: settings.SHED_SAMPLE_INTERVAL_MS,
     refusedConnectionPauseMs: settings.SHED_REFUSED_CONNECTION_PAUSE_MS,
@@ -36,6 +40,9 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
  * shed with it, even once that other's own requests slow down and a few pile up.
  */
 const lateShare = (maxPerOrganization: number) => Math.max(1, Math.ceil(maxPerOrganization / 32));
+
+/** How long a request waits in its organization's line before it is answered 503 (the `Retry-After: 1` it is then told). */
+const lineMaxWaitMs = 1000;
 
 /** Requests counted against their organization's bound already. */
 const countedRequests = new WeakSet<Request>();
@@ -71,8 +78,10 @@ export class LoadShedder {
   /** Requests taken since the last sample. */
   private taken = 0;
   private stopped = false;
+  private readonly lines: OrganizationLines;
 
   constructor(private readonly settings: LoadSheddingSettings) {
+    this.lines = new OrganizationLines(settings.runningPerOrganization ?? 0, lineMaxWaitMs);
     if (settings.maxEventLoopDelayMs > 0) {
       this.histogram = pinnedHistogram(10);
       this.watch();
@@ -145,19 +154,25 @@ export class LoadShedder {
    * event loop each see the ones before them. Everything else goes on to `middleware`.
    */
   readonly door = (req: Request, res: Response, next: NextFunction): void => {
-    const reason = this.reasonAtTheDoor(req, res);
-    if (reason === null) return next();
+    const verdict = this.verdictAtTheDoor(req, res);
+    if (verdict === null) return next();
+    if (typeof verdict === 'number') return this.lines.enter(verdict, res, next, () => this.refuseAtTheDoor('organization_in_flight', res));
+    this.refuseAtTheDoor(verdict, res);
+  };
+
+  private refuseAtTheDoor(reason: ShedReason, res: Response): void {
     recordShed(reason);
     pauseConnectionAfterAnswer(res, this.refusedConnectionPauseMs);
     refuseAtTheDoor(res, shedMessages[reason]);
-  };
+  }
 
   /** How long a refused request's connection goes unread after its answer (refused-connection-pause.ts). */
   get refusedConnectionPauseMs(): number {
     return this.settings.refusedConnectionPauseMs ?? 0;
   }
 
-  private reasonAtTheDoor(req: Request, res: Response): ShedReason | null {
+  /** Why `req` is refused at the door, or the organization it was admitted for (it takes its place in the line), or null: on it goes. */
+  private verdictAtTheDoor(req: Request, res: Response): ShedReason | number | null {
     const reason = this.reason();
     if (reason === null && this.byOrganization.size === 0) return null;
     if (!refusableAtTheDoor(req)) return null;
@@ -166,8 +181,9 @@ export class LoadShedder {
     if (orgId === undefined) return null;
     this.pressedBy(orgId);
     const organizationReason = this.organizationReason(orgId);
-    if (organizationReason === null) this.admit(orgId, req, res);
-    return organizationReason;
+    if (organizationReason !== null) return organizationReason;
+    this.admit(orgId, req, res);
+    return orgId;
   }
 
   /** Running late, a request with an API token is judged once its organization is known (afterApiToken). */
@@ -271,7 +287,7 @@ export class LoadShedder {
         const reason = this.organizationReason(orgId);
         if (reason !== null) return next(shed(reason, res));
         this.admit(orgId, req, res);
-        next();
+        this.lines.enter(orgId, res, next, () => next(shed('organization_in_flight', res)));
       };
       return authenticate(req, res, counted);
     };

@@ -86,6 +86,72 @@ describe('LoadShedder: the bound of one organization (SHED_MAX_IN_FLIGHT_PER_ORG
   });
 });
 
+describe('LoadShedder: the line of one organization (SHED_RUNNING_PER_ORGANIZATION)', () => {
+  /** Stands for requireApiToken: the organization named by the Authorization header. */
+  const authenticate: RequestHandler = (req, _res, next) => {
+    req.context.orgId = Number(/^Basic org-(\d+)$/.exec(req.headers.authorization ?? '')?.[1]);
+    next();
+  };
+
+  it.each([
+    ['after authentication', false],
+    ['at the door', true],
+  ])("%s: holds an organization's requests past its running ones unworked in its line, starts another's at once, then each in turn", async (_where, door) => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 10, runningPerOrganization: 2, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    const { base, held, counts, close } = serveWork(shedder, { method: 'post', path: '/work.json', handlers: [shedder.afterApiToken(authenticate)] }, door);
+    const post = (org: number, hold = false) =>
+      fetch(`${base}/work.json${hold ? '?hold=1' : ''}`, { method: 'POST', headers: { authorization: `Basic org-${org}`, 'content-type': 'application/json' }, body: '{}' });
+    try {
+      // The door knows an Authorization once it has passed authentication.
+      expect((await post(1)).status).toBe(200);
+      const running = [post(1, true), post(1, true)];
+      await waitFor(() => counts.arrived === 3, { description: 'two requests of organization 1 running' });
+      const waiting = [post(1), post(1)];
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // In the line: neither has reached the route.
+      expect(counts.arrived).toBe(3);
+      // Another organization's request starts at once.
+      expect((await post(2)).status).toBe(200);
+      expect(counts.arrived).toBe(4);
+      held.open();
+      expect((await Promise.all([...running, ...waiting])).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(counts.arrived).toBe(6);
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers 503 with Retry-After to a request that waited 1 s, and lets one whose client went away leave the line without taking a place', async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 10, runningPerOrganization: 1, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    const { base, held, counts, close } = serveWork(shedder, { method: 'get', path: '/work', handlers: [shedder.afterApiToken(authenticate)] });
+    const get = (hold = false, signal?: AbortSignal) => fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { authorization: 'Basic org-1' }, signal });
+    try {
+      const running = get(true);
+      await waitFor(() => counts.arrived === 1, { description: 'one request running' });
+      const gone = new AbortController();
+      const abandoned = get(false, gone.signal).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gone.abort();
+      expect(await abandoned).toMatchObject({ name: 'AbortError' });
+      const started = performance.now();
+      const waited = await get();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(900);
+      expect(waited.status).toBe(503);
+      expect(waited.headers.get('retry-after')).toBe('1');
+      expect(await waited.json()).toMatchObject({ message: expect.stringMatching(/too many requests of this organization under way/) });
+      expect(counts.arrived).toBe(1);
+      held.open();
+      expect((await running).status).toBe(200);
+      // Neither the abandoned request nor the refused one kept a place: the next starts at once.
+      const next = await get();
+      expect(next.status).toBe(200);
+      expect(counts.arrived).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('LoadShedder: a request whose connection ends while it is authenticated', () => {
   it('is not left counted against its organization (a GET with an unannounced body: Node answers 400 and drops the connection)', async () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 1, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
