@@ -100,6 +100,11 @@ export const config = {
    * worker's memory-reducing GCs ~9 and ~18 s after it started, and its retirement at 30 s).
    */
   idleSettledAfterS: numberFromEnv('BENCH_IDLE_SETTLED_AFTER', 40, { zeroAllowed: true }),
+  /**
+   * BENCH_S8_DURATION: seconds of S8's trickle alone and of the flood with the trickle beside
+   * it: 20 s is 200 of B's pushes, whose p99 is then not simply the slowest of 80.
+   */
+  s8DurationS: numberFromEnv('BENCH_S8_DURATION', 20),
   /** BENCH_ONLY=S1,S3: only these scenarios (and the anchors they are measured against); empty: all. */
   only: scenariosFromEnv(process.env.BENCH_ONLY),
 };
