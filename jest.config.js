@@ -24,6 +24,11 @@ module.exports = {
     ['^@formcast/([a-z-]+)$', '<rootDir>/packages/$1/src'],
   ]),
   testTimeout: 30000,
-  // With more than one worker (`-w 2`), the drills and the other long suites start first.
+  // Two workers on any machine (jest's default is one fewer than the cores: one on 2 cores).
+  // An end-to-end file spends most of its time waiting for the processes it starts, so two
+  // side by side on 2 cores took the whole suite from ~20 to ~8 minutes (docs/testing.md).
+  // `-w N` on the command line still wins.
+  maxWorkers: 2,
+  // The drills and the other long suites start first, so the run does not end on one of them.
   testSequencer: '<rootDir>/test/support/slow-suites-first.js',
 };

@@ -84,8 +84,8 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
   }
 
   /**
-   * The trace of the request named `request` (method and route template), once it holds a span named
-   * `last`: each span of `chain` the child of the one before, every span of the trace a
+   * The trace of the request named `request` (method and route template), once it holds every span
+   * of `chain`: each span of `chain` the child of the one before, every span of the trace a
    * descendant of the request (nothing else joined it).
    */
   async function traceOf(request: string | RegExp, chain: string[]): Promise<ReadableSpan[]> {
@@ -95,7 +95,12 @@ describe.each(modes)('Traces follow a request from the gateway to the event’s 
     });
     const traceId = gateway.spanContext().traceId;
     const inTrace = () => recorded.spans().filter((span) => span.spanContext().traceId === traceId);
-    await waitFor(() => inTrace().some((span) => span.name === chain[chain.length - 1]), { timeoutMs: 10000, description: `${chain[chain.length - 1]} in the trace` });
+    // Every span of the chain, not only the last: spans end in any order (an outbox publish's
+    // ends at the broker's confirm, which can come after the consumer's send has ended).
+    await waitFor(() => chain.every((name) => inTrace().some((span) => span.name === name)), {
+      timeoutMs: 10000,
+      description: `${chain.join(', ')} in the trace (${inTrace().map((span) => span.name).join(', ')})`,
+    });
     const spans = inTrace();
     const linked = [gateway, ...chain.map((name) => only(spans, name))];
     expect(gateway.parentSpanContext).toBeUndefined();
