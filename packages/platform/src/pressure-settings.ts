@@ -45,6 +45,8 @@ export const pressureSettings = {
   SHED_MAX_IN_FLIGHT_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(128),
   /** SHED_RUNNING_PER_ORGANIZATION: of those, how many the gateway works on at once; the others wait (up to 1 s, then 503) in their organization's line, before any work (0: no line). */
   SHED_RUNNING_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(16),
+  /** SHED_RUNNING_PER_ORGANIZATION_WHEN_SHARED: as many, while another organization's requests came within the last second and the gateway holds SHED_RUNNING_PER_ORGANIZATION requests or more in all (0: never fewer). */
+  SHED_RUNNING_PER_ORGANIZATION_WHEN_SHARED: z.coerce.number().int().min(0).max(1_000_000).default(4),
   /** BUS_COMMANDS_PER_ORGANIZATION: commands of one organization a service process runs at once; more wait behind their own (0: no cap). */
   BUS_COMMANDS_PER_ORGANIZATION: z.coerce.number().int().min(0).max(1_000_000).default(8),
   /** BUS_EVENTS_PER_ORGANIZATION: events of one organization a consuming service process handles at once; more wait behind their own (0: no cap). */

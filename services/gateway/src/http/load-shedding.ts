@@ -13,6 +13,8 @@ export interface LoadSheddingSettings {
   maxInFlightPerOrganization?: number;
   /** Of those, how many are worked on at once; the others wait in their organization's line (0: no line). */
   runningPerOrganization?: number;
+  /** As many while other organizations are active and the gateway holds that many in all (organization-lines.ts; 0: never fewer). */
+  runningPerOrganizationWhenShared?: number;
   /** The event-loop delay (p99 of one sampling interval) past which new requests are shed (0: never). */
   maxEventLoopDelayMs: number;
   sampleIntervalMs: number;
@@ -25,6 +27,7 @@ export function loadSheddingSettings(settings: Settings): LoadSheddingSettings {
     maxInFlight: settings.SHED_MAX_IN_FLIGHT,
     maxInFlightPerOrganization: settings.SHED_MAX_IN_FLIGHT_PER_ORGANIZATION,
     runningPerOrganization: settings.SHED_RUNNING_PER_ORGANIZATION,
+    runningPerOrganizationWhenShared: settings.SHED_RUNNING_PER_ORGANIZATION_WHEN_SHARED,
     maxEventLoopDelayMs: settings.SHED_EVENT_LOOP_DELAY_MS,
     sampleIntervalMs: settings.SHED_SAMPLE_INTERVAL_MS,
     refusedConnectionPauseMs: settings.SHED_REFUSED_CONNECTION_PAUSE_MS,
@@ -81,7 +84,11 @@ export class LoadShedder {
   private readonly lines: OrganizationLines;
 
   constructor(private readonly settings: LoadSheddingSettings) {
-    this.lines = new OrganizationLines(settings.runningPerOrganization ?? 0, lineMaxWaitMs);
+    this.lines = new OrganizationLines({
+      perOrganization: settings.runningPerOrganization ?? 0,
+      perOrganizationWhenShared: settings.runningPerOrganizationWhenShared ?? 0,
+      maxWaitMs: lineMaxWaitMs,
+    });
     if (settings.maxEventLoopDelayMs > 0) {
       this.histogram = pinnedHistogram(10);
       this.watch();

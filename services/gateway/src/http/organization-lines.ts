@@ -7,6 +7,18 @@ interface Waiter {
   leaveWhenClosed: () => void;
 }
 
+export interface OrganizationLinesOptions {
+  /** Requests of one organization worked on at once (0: no line). */
+  perOrganization: number;
+  /** While the gateway is shared and pressed (see `placesOf`), this many instead (0: never fewer). */
+  perOrganizationWhenShared?: number;
+  /** How long a request waits for a place before `giveUp` answers it. */
+  maxWaitMs: number;
+}
+
+/** How long an organization counts as active after its last request came. */
+const activeForMs = 1000;
+
 /**
  * Each organization's requests that the gateway works on at once, at most `perOrganization`;
  * the organization's next ones wait, first come first served and before any work is done on
@@ -14,23 +26,35 @@ interface Waiter {
  * queues behind a flood's work in the event loop, in the bus or in a service. A request
  * waits at most `maxWaitMs`, then `giveUp` answers it (503, `Retry-After: 1`); one whose
  * connection closes leaves the line. A request's place is held until its response closes.
+ *
+ * Each request under way is work another organization's request waits behind, so while the
+ * gateway is shared (another organization's requests came within the last second) and
+ * pressed (it holds, running and waiting, at least `perOrganization` requests in all), each
+ * organization gets `perOrganizationWhenShared` places. An organization alone keeps all of
+ * its places whatever its load, and so does everyone while the load is light.
  */
 export class OrganizationLines {
   private readonly running = new Map<number, number>();
   private readonly waiting = new Map<number, Waiter[]>();
+  /** Organizations by the time their last request came, oldest first. */
+  private readonly lastSeen = new Map<number, number>();
+  private held = 0;
 
-  constructor(
-    readonly perOrganization: number,
-    private readonly maxWaitMs: number,
-  ) {}
+  constructor(private readonly options: OrganizationLinesOptions) {}
+
+  get perOrganization(): number {
+    return this.options.perOrganization;
+  }
 
   /** Runs `start` now if `orgId` has a free place, else once one frees; `giveUp` if none frees within maxWaitMs. */
   enter(orgId: number, res: Response, start: () => void, giveUp: () => void): void {
-    if (this.perOrganization <= 0) return start();
+    if (this.options.perOrganization <= 0) return start();
     if (res.closed || res.destroyed) return;
+    this.seen(orgId);
     const running = this.running.get(orgId) ?? 0;
-    if (running < this.perOrganization) {
+    if (running < this.placesOf(orgId)) {
       this.running.set(orgId, running + 1);
+      this.held += 1;
       return this.begin(orgId, res, start);
     }
     const line = this.waiting.get(orgId) ?? [];
@@ -39,17 +63,39 @@ export class OrganizationLines {
       start,
       timer: setTimeout(() => {
         if (this.remove(orgId, waiter)) giveUp();
-      }, this.maxWaitMs),
+      }, this.options.maxWaitMs),
       leaveWhenClosed: () => this.remove(orgId, waiter),
     };
     res.once('close', waiter.leaveWhenClosed);
     line.push(waiter);
     this.waiting.set(orgId, line);
+    this.held += 1;
   }
 
   /** Requests of `orgId` waiting for a place now. */
   waitingFor(orgId: number): number {
     return this.waiting.get(orgId)?.length ?? 0;
+  }
+
+  /** The places `orgId` has now: fewer while the gateway is shared and pressed. */
+  placesOf(orgId: number): number {
+    const { perOrganization, perOrganizationWhenShared = 0 } = this.options;
+    if (perOrganizationWhenShared <= 0 || this.held < perOrganization || !this.othersActive(orgId)) return perOrganization;
+    return Math.min(perOrganization, perOrganizationWhenShared);
+  }
+
+  private seen(orgId: number): void {
+    this.lastSeen.delete(orgId);
+    this.lastSeen.set(orgId, performance.now());
+  }
+
+  private othersActive(orgId: number): boolean {
+    const since = performance.now() - activeForMs;
+    for (const [seenOrg, at] of this.lastSeen) {
+      if (at >= since) break;
+      this.lastSeen.delete(seenOrg);
+    }
+    return this.lastSeen.size > (this.lastSeen.has(orgId) ? 1 : 0);
   }
 
   private begin(orgId: number, res: Response, start: () => void): void {
@@ -59,17 +105,20 @@ export class OrganizationLines {
     start();
   }
 
-  /** A place of `orgId` freed: the next waiting request of the same organization takes it. */
+  /** A place of `orgId` freed: its waiting requests take the places it has now, first come first served. */
   private leave(orgId: number): void {
-    const next = this.waiting.get(orgId)?.[0];
-    if (next) {
-      this.remove(orgId, next);
-      // The place passes on: the organization's count of running requests stays.
-      return this.begin(orgId, next.res, next.start);
-    }
+    this.held -= 1;
     const running = (this.running.get(orgId) ?? 1) - 1;
     if (running > 0) this.running.set(orgId, running);
     else this.running.delete(orgId);
+    const line = this.waiting.get(orgId);
+    while (line && line.length > 0 && (this.running.get(orgId) ?? 0) < this.placesOf(orgId)) {
+      const next = line[0]!;
+      this.remove(orgId, next);
+      this.running.set(orgId, (this.running.get(orgId) ?? 0) + 1);
+      this.held += 1;
+      this.begin(orgId, next.res, next.start);
+    }
   }
 
   /** Takes `waiter` out of its line; false when it had left already. */
@@ -81,6 +130,7 @@ export class OrganizationLines {
     if (line!.length === 0) this.waiting.delete(orgId);
     clearTimeout(waiter.timer);
     waiter.res.off('close', waiter.leaveWhenClosed);
+    this.held -= 1;
     return true;
   }
 }

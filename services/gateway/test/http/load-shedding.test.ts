@@ -121,6 +121,29 @@ describe('LoadShedder: the line of one organization (SHED_RUNNING_PER_ORGANIZATI
     }
   });
 
+  it('narrows every organization to SHED_RUNNING_PER_ORGANIZATION_WHEN_SHARED places while another is active and the gateway holds that many in all; alone, an organization keeps them all', async () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 20, runningPerOrganization: 3, runningPerOrganizationWhenShared: 1, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
+    const { base, held, counts, close } = serveWork(shedder, { method: 'get', path: '/work', handlers: [shedder.afterApiToken(authenticate)] });
+    const get = (org: number, hold = false) => fetch(`${base}/work${hold ? '?hold=1' : ''}`, { headers: { authorization: `Basic org-${org}` } });
+    try {
+      // Alone, organization 1 runs as many as its places.
+      const running = [get(1, true), get(1, true)];
+      await waitFor(() => counts.arrived === 2, { description: 'two requests of organization 1 running' });
+      // Another organization's request starts at once (the gateway held 2 of 3: not pressed yet).
+      running.push(get(2, true));
+      await waitFor(() => counts.arrived === 3, { description: "organization 2's request running" });
+      // Now shared and pressed (3 held): organization 1 has one place, and two running.
+      const narrowed = get(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(counts.arrived).toBe(3);
+      held.open();
+      expect((await Promise.all([...running, narrowed])).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      expect(counts.arrived).toBe(4);
+    } finally {
+      await close();
+    }
+  });
+
   it('answers 503 with Retry-After to a request that waited 1 s, and lets one whose client went away leave the line without taking a place', async () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxInFlightPerOrganization: 10, runningPerOrganization: 1, maxEventLoopDelayMs: 0, sampleIntervalMs: 250 });
     const { base, held, counts, close } = serveWork(shedder, { method: 'get', path: '/work', handlers: [shedder.afterApiToken(authenticate)] });
