@@ -61,9 +61,10 @@ describe.each(systemModes)('Load shedding: 503 with Retry-After at once past SHE
     await pause(200);
     const refused = await RawConnection.open(sys.api.baseUrl);
     try {
+      // Timed from the sending: the server's pause starts after it, whenever this busy process reads the 503.
+      const refusedAt = performance.now();
       await refused.write(get);
       await refused.waitForText(/^HTTP\/1\.1 503/);
-      const refusedAt = performance.now();
       for (const connection of held) connection.destroy();
       await pause(100);
       await refused.write(get);
