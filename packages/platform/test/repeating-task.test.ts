@@ -22,10 +22,10 @@ describe('RepeatingTask', () => {
     );
     task.start(0);
     task.start(0); // started already: no second timer
-    await sleep(120);
+    // Three runs, however long a busy machine takes (a fixed 120 ms saw only two under load).
+    await until(() => runs >= 3);
     await task.stop();
     const stoppedAt = runs;
-    expect(stoppedAt).toBeGreaterThanOrEqual(3);
     expect(mostAtOnce).toBe(1);
     expect(inFlight).toBe(0); // stop waited for the run under way
     await sleep(50);
