@@ -112,7 +112,9 @@ describe.each(systemModes)('Rate limits: 429 with Retry-After and RateLimit head
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(8);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
     expect(statuses.filter((s) => s !== 201 && s !== 429)).toEqual([]);
-    expect(answers.find((a) => a.status === 429)!.headers['ratelimit-policy']).toBe('"enrollment";q=8;w=8');
+    // Some refused by the enrollment bucket (8); the last of the 14 may meet the address bucket (12) first,
+    // and on a slow machine the answers' order is not the order they were taken in.
+    expect(answers.filter((a) => a.status === 429).map((a) => a.headers['ratelimit-policy'])).toContain('"enrollment";q=8;w=8');
   });
 
   it('limits device-side requests per device; another device is served', async () => {
