@@ -42,10 +42,6 @@ export class OrganizationLines {
 
   constructor(private readonly options: OrganizationLinesOptions) {}
 
-  get perOrganization(): number {
-    return this.options.perOrganization;
-  }
-
   /** Runs `start` now if `orgId` has a free place, else once one frees; `giveUp` if none frees within maxWaitMs. */
   enter(orgId: number, res: Response, start: () => void, giveUp: () => void): void {
     if (this.options.perOrganization <= 0) return start();
@@ -72,13 +68,8 @@ export class OrganizationLines {
     this.held += 1;
   }
 
-  /** Requests of `orgId` waiting for a place now. */
-  waitingFor(orgId: number): number {
-    return this.waiting.get(orgId)?.length ?? 0;
-  }
-
   /** The places `orgId` has now: fewer while the gateway is shared and pressed. */
-  placesOf(orgId: number): number {
+  private placesOf(orgId: number): number {
     const { perOrganization, perOrganizationWhenShared = 0 } = this.options;
     if (perOrganizationWhenShared <= 0 || this.held < perOrganization || !this.othersActive(orgId)) return perOrganization;
     return Math.min(perOrganization, perOrganizationWhenShared);
