@@ -188,7 +188,9 @@ export class InProcessBus implements Bus {
         timeoutMs,
       );
       this.waitingRequests.add(fail);
-      setImmediate(() => {
+      // Never inside request(), yet in this turn of the event loop: a turn of a busy loop
+      // (a flood's sockets) is what a push waits for most, and setImmediate added one (issue 25).
+      queueMicrotask(() => {
         void route(command).then((reply) => {
           if (settle()) resolve(reply);
         });

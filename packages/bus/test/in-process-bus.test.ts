@@ -37,6 +37,32 @@ describe('InProcessBus', () => {
     expect(handledWhenPublishResolved).toBe(false);
   });
 
+  it('runs a command handler after request() returns, in the same turn of the event loop (a busy turn is what a request waits for)', async () => {
+    const bus = new InProcessBus({ logger, ...contractBusOptions });
+    const type = uniqueName('do');
+    const seen: string[] = [];
+    bus.handleCommand(uniqueName('svc'), type, async () => {
+      seen.push('handler');
+      return 'done';
+    });
+    await bus.start();
+    try {
+      const turnEnded = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          seen.push('next turn');
+          resolve();
+        }),
+      );
+      const reply = bus.request(createEnvelope(type, {}, { orgId: 1, requestId: 'r' }));
+      seen.push('request returned');
+      expect(await reply).toBe('done');
+      await turnEnded;
+      expect(seen).toEqual(['request returned', 'handler', 'next turn']);
+    } finally {
+      await bus.close();
+    }
+  });
+
   it('hands a handler the command deep-frozen, the sender’s objects frozen with it: a handler that changes it throws', async () => {
     const bus = new InProcessBus({ logger, ...contractBusOptions });
     const type = uniqueName('mutate');

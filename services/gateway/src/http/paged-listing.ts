@@ -3,6 +3,7 @@ import { oneshotsDefaultPerPage, oneshotsMaxPerPage } from '@formcast/contracts'
 import { AppError } from '@formcast/platform';
 import type { OutstandingListWriter } from '../render/outstanding-stream';
 import { pageQuery } from './page-query';
+import { cutShort } from './cut-short';
 
 /** The page a client asked for with `page` (from 1) and `per_page` (default 100, at most 1000), as an offset and a limit; undefined when it asked for neither. */
 export function requestedPage(req: Request): { page: number; perPage: number; offset: number; limit: number } | undefined {
@@ -68,7 +69,7 @@ export async function streamListing<T extends { id: number }>(
     }
   } catch (error) {
     req.context.logger.warn({ err: error }, 'listing stopped before its end');
-    res.destroy();
+    cutShort(res);
     return;
   }
   res.end(chunk + writer.close());

@@ -10,6 +10,7 @@ import {
 import { AppError } from '@formcast/platform';
 import type { SendCommand } from '../http/send-command';
 import { performanceMetricHeader, performanceMetricLine } from '../render/performance-metric-csv';
+import { cutShort } from '../http/cut-short';
 
 /** A required whole-number query parameter within [min, max]; 400 naming it otherwise. */
 function wholeNumber(req: Request, name: string, min: number, max: number): number {
@@ -68,7 +69,7 @@ async function performanceMetricReport(send: SendCommand, req: Request, res: Res
     }
   } catch (error) {
     req.context.logger.error({ err: error }, 'the performance metric report stopped part way: the response is cut short');
-    res.destroy();
+    cutShort(res);
     return;
   }
   res.end();
