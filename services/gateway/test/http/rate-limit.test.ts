@@ -146,6 +146,94 @@ describe('rate buckets in Redis', () => {
     }
   });
 
+  describe('a large bucket, taken a lease at a time', () => {
+    // 1,000 a second, 200 at once: a lease of 20 (a tenth of a second's rate, a tenth of the bucket).
+    const setting = { perSecond: 1000, burst: 200 };
+    let clients: Redis[];
+    let bucketName: string;
+    /** The script runs each client made (each a real EVALSHA round trip), and those that took tokens. */
+    let scriptRuns: number[];
+    let takingRuns: number[];
+
+    beforeEach(() => {
+      clients = [new Redis(redisUrl), new Redis(redisUrl)];
+      bucketName = `lease-${process.pid}-${Date.now()}`;
+      scriptRuns = clients.map(() => 0);
+      takingRuns = clients.map(() => 0);
+    });
+    afterEach(async () => {
+      const keys = await clients[0]!.keys(`formcast:rate:${bucketName}:*`);
+      if (keys.length > 0) await clients[0]!.del(...keys);
+      await Promise.all(clients.map((client) => client.quit()));
+    });
+
+    /** A gateway's bucket on client `n`, its script runs counted. */
+    function gateway(n: number): RateBucket {
+      const bucket = new RateBucket(bucketName, setting, { kind: 'redis', client: clients[n]! });
+      const client = clients[n] as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+      const run = client['formcastTokenBucketTakeSome']!;
+      client['formcastTokenBucketTakeSome'] = (...args: unknown[]) => {
+        scriptRuns[n]! += 1;
+        return run.apply(clients[n], args).then((answer) => {
+          if ((answer as number[])[0]! > 0) takingRuns[n]! += 1;
+          return answer;
+        });
+      };
+      return bucket;
+    }
+
+    it('asks Redis once a lease, and takes that come meanwhile wait for its answer', async () => {
+      const bucket = gateway(0);
+      // 20 at once: one script run between them.
+      const first = await Promise.all(Array.from({ length: 20 }, () => takeOne(bucket, 'org-1')));
+      expect(first.every((take) => !take.refused)).toBe(true);
+      expect(scriptRuns[0]).toBe(1);
+      // One after another: a run every 20.
+      for (let n = 0; n < 100; n += 1) expect((await takeOne(bucket, 'org-1')).refused).toBe(false);
+      expect(scriptRuns[0]).toBeLessThanOrEqual(1 + 6);
+      // What is left counts the tokens this gateway holds: 200 at once, 120 taken, less than a few ms refilled.
+      const left = Number(/r=(\d+)/.exec((await takeOne(bucket, 'org-1')).headers['ratelimit']!)![1]);
+      expect(left).toBeGreaterThanOrEqual(200 - 121);
+      expect(left).toBeLessThan(200);
+    });
+
+    it('never lets two gateways take more than the bucket over a measured time, nor fewer than it less the leases they hold', async () => {
+      const gateways = [gateway(0), gateway(1)];
+      const floodMs = 600;
+      let taken = 0;
+      let attempts = 0;
+      const startedMs = performance.now();
+      let firstAnsweredMs = 0;
+      let lastStartedMs = 0;
+      // Each gateway 10 takes at once, over and over: well past 1,000 a second.
+      await Promise.all(
+        gateways.map(async (bucket) => {
+          while (performance.now() - startedMs < floodMs) {
+            lastStartedMs = performance.now();
+            const takes = await Promise.all(Array.from({ length: 10 }, () => takeOne(bucket, 'org-1')));
+            firstAnsweredMs ||= performance.now();
+            attempts += takes.length;
+            taken += takes.filter((take) => !take.refused).length;
+          }
+        }),
+      );
+      const outerSeconds = (performance.now() - startedMs) / 1000;
+      const innerSeconds = (lastStartedMs - firstAnsweredMs) / 1000;
+      // At most the bucket over the time: every token spent was leased from it within it.
+      const most = setting.burst + Math.floor(setting.perSecond * outerSeconds);
+      // At least: less the leases each gateway held at the end, unspent.
+      const least = setting.burst + Math.floor(setting.perSecond * innerSeconds) - 2 * 20 - 1;
+      console.log(`two gateways, leases of 20: ${taken} taken of ${attempts} in ${outerSeconds.toFixed(3)} s (inner ${innerSeconds.toFixed(3)}), between ${least} and ${most}; script runs ${scriptRuns.join(' + ')}, of which took tokens ${takingRuns.join(' + ')}`);
+      expect(taken).toBeLessThanOrEqual(most);
+      expect(taken).toBeGreaterThanOrEqual(least);
+      // Redis was asked for tokens, and after a refusal only once the next token was due: at
+      // most once a token taken, and once a token's time for each gateway.
+      const tokenTimes = Math.ceil(setting.perSecond * outerSeconds) + 1;
+      expect(scriptRuns[0]! + scriptRuns[1]!).toBeLessThanOrEqual(taken + 2 * tokenTimes);
+      expect(attempts).toBeGreaterThan(taken);
+    });
+  });
+
   it('falls back to the process bucket when Redis does not answer', async () => {
     // Nothing listens on port 1; without an offline queue each command fails at once, as the gateway's client does.
     const client = new Redis('redis://127.0.0.1:1', { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
