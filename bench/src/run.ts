@@ -903,7 +903,7 @@ async function main(): Promise<void> {
       `machine load average at start ${loadAtStart.map((v) => v.toFixed(2)).join(' / ')}; CPU used by processes other than the bench, its children, RabbitMQ and Redis during measurements: ${(foreignShare * 100).toFixed(0)}% of the machine${foreignShare > 0.1 ? ' (busy: treat absolute numbers with care; ratios share the noise)' : ' (quiet)'}`,
     ];
     notes.push(
-      'Distributed mode: each process is `services/<name>/dist/main.js` (`npm run start:<name>`) with AMQP_PREFIX and a Redis key prefix of the run\'s own. S5\'s notifier is notifier/dist/main.js\'s code with the FCM stand-in as its FCM (bench/src/servers/notifier-with-stand-in.ts), alone under a prefix of its own.',
+      'Distributed mode: each process is `services/<name>/dist/main.js` (`npm run start:<name>`) with AMQP_PREFIX and a Redis key prefix of the run\'s own; the notifier and the gateway have REDIS_URL (badges; rate limits, as k8s/ runs them). S5\'s notifier is notifier/dist/main.js\'s code with the FCM stand-in as its FCM (bench/src/servers/notifier-with-stand-in.ts), alone under a prefix of its own.',
     );
     if (s6) {
       context.push(

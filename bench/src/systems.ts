@@ -132,6 +132,8 @@ export async function startDistributedSystem(options: { prefix: string; redisPre
       ...common,
       DATA_DIR: gatewayDir,
       PORT: String(port),
+      // As k8s/ runs it (REDIS_URL from formcast-secrets): rate limits' buckets in Redis, shared by replicas.
+      REDIS_URL: redisUrlWithKeyPrefix(options.redisPrefix),
     });
     processes.unshift(gateway); // stopped first
     const origin = `http://127.0.0.1:${port}`;
