@@ -24,10 +24,9 @@ module.exports = {
     ['^@formcast/([a-z-]+)$', '<rootDir>/packages/$1/src'],
   ]),
   testTimeout: 30000,
-  // Jest's default workers: one fewer than the cores, one on 2 cores. `-w 2` there takes the
-  // whole suite from ~15 to ~8 minutes, but its load exposed timing races in three suites
-  // (mended) and a fourth in the last rehearsal (mended): not the default until runs of it
-  // stay green (docs/testing.md).
+  // Two workers on 2 cores (jest's default would be one): the whole suite in ~8 minutes
+  // instead of ~15–30. Its load once exposed timing races (mended; docs/testing.md).
+  maxWorkers: 2,
   // The drills and the other long suites start first, so the run does not end on one of them.
   testSequencer: '<rootDir>/test/support/slow-suites-first.js',
 };
