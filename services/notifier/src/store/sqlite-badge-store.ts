@@ -66,7 +66,8 @@ export class SqliteBadgeStore implements BadgeStore {
         'INSERT INTO announced_oneshots (org_id, device_id, oneshot_id, announced_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
       ),
       dropAnnouncement: this.db.prepare(`DELETE FROM announced_oneshots WHERE ${device} AND oneshot_id = ?`),
-      count: this.db.prepare(`SELECT count(*) FROM outstanding_oneshots WHERE ${device}`).pluck(),
+      // Kept by triggers (migration 3): one row, not a count of the device's outstanding ones.
+      count: this.db.prepare(`SELECT coalesce((SELECT total FROM outstanding_counts WHERE ${device}), 0)`).pluck(),
     };
     this.queries = new SqliteQueries(this.db);
   }

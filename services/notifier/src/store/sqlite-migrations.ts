@@ -43,4 +43,30 @@ export const badgeMigrations: Migration[] = [
       CREATE INDEX announced_oneshots_by_time ON announced_oneshots (announced_at);
     `,
   },
+  {
+    version: 3,
+    // The badge (a device's outstanding oneshots, read after every change) from one row instead
+    // of a count of the device's rows, as Redis's SCARD answers it: kept by triggers in the
+    // transaction of each change. An insert that conflicts inserts nothing and counts nothing.
+    up: `
+      CREATE TABLE outstanding_counts (
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        PRIMARY KEY (org_id, device_id)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO outstanding_counts (org_id, device_id, total)
+        SELECT org_id, device_id, count(*) FROM outstanding_oneshots GROUP BY org_id, device_id;
+      CREATE TRIGGER outstanding_oneshot_added AFTER INSERT ON outstanding_oneshots BEGIN
+        INSERT INTO outstanding_counts (org_id, device_id, total) VALUES (NEW.org_id, NEW.device_id, 1)
+          ON CONFLICT DO UPDATE SET total = total + 1;
+      END;
+      CREATE TRIGGER outstanding_oneshot_removed AFTER DELETE ON outstanding_oneshots BEGIN
+        UPDATE outstanding_counts SET total = total - 1 WHERE org_id = OLD.org_id AND device_id = OLD.device_id;
+      END;
+      CREATE TRIGGER outstanding_oneshot_never_changes BEFORE UPDATE ON outstanding_oneshots BEGIN
+        SELECT RAISE(ABORT, 'an outstanding oneshot row is added or removed, never changed');
+      END;
+    `,
+  },
 ];

@@ -40,6 +40,42 @@ describe('SqliteBadgeStore on a file', () => {
     }
   });
 
+  it("keeps each device's badge in a row, from the outstanding oneshots of a file written before it and through every change", async () => {
+    const file = newDatabaseFile();
+    const before = openSqlite(file, badgeMigrations.filter((migration) => migration.version <= 2));
+    const insert = before.prepare('INSERT INTO outstanding_oneshots (org_id, device_id, oneshot_id) VALUES (?, ?, ?)');
+    for (const [orgId, deviceId, oneshotId] of [[1, 2, 1], [1, 2, 2], [1, 3, 3], [4, 2, 4]]) insert.run(orgId, deviceId, oneshotId);
+    before.close();
+
+    const clock = new TestClock();
+    const store = new SqliteBadgeStore(file, { now: clock.now });
+    const raw = openSqlite(file, badgeMigrations);
+    const counted = (orgId: number, deviceId: number) =>
+      raw.prepare('SELECT count(*) FROM outstanding_oneshots WHERE org_id = ? AND device_id = ?').pluck().get(orgId, deviceId);
+    const expectBadges = async (expected: Array<[orgId: number, deviceId: number, badge: number]>) => {
+      for (const [orgId, deviceId, badge] of expected) {
+        expect(counted(orgId, deviceId)).toBe(badge);
+        expect(await store.badge({ orgId, deviceId })).toBe(badge);
+      }
+    };
+    try {
+      await expectBadges([[1, 2, 2], [1, 3, 1], [4, 2, 1], [1, 9, 0]]);
+      // The same oneshot twice counts once; an ended one counts down, and is not counted again.
+      expect((await store.record({ orgId: 1, deviceId: 2 }, 5, 'outstanding')).badge).toBe(3);
+      expect((await store.record({ orgId: 1, deviceId: 2 }, 5, 'outstanding')).badge).toBe(3);
+      expect((await store.record({ orgId: 1, deviceId: 2 }, 1, 'ended')).badge).toBe(2);
+      expect((await store.record({ orgId: 1, deviceId: 2 }, 1, 'outstanding')).badge).toBe(2);
+      expect((await store.record({ orgId: 1, deviceId: 3 }, 3, 'ended')).badge).toBe(0);
+      await expectBadges([[1, 2, 2], [1, 3, 0], [4, 2, 1]]);
+      raw.prepare('DELETE FROM outstanding_oneshots WHERE org_id = 4').run();
+      await expectBadges([[4, 2, 0]]);
+      expect(() => raw.prepare('UPDATE outstanding_oneshots SET device_id = 3 WHERE oneshot_id = 2').run()).toThrow(/never changed/);
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
   it("sweeps every device's expired tombstones, not only the one that changes", async () => {
     const db = openSqlite(':memory:', badgeMigrations);
     const clock = new TestClock();

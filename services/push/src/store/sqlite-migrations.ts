@@ -155,4 +155,41 @@ export const pushMigrations: Migration[] = [
       CREATE INDEX outbox_by_org ON outbox (org_id, seq);
     `,
   },
+  {
+    version: 9,
+    // The per-device cap's count (countOutstanding, at every create) read from one row instead
+    // of counting the device's outstanding oneshots, up to PUSH_MAX_OUTSTANDING_PER_DEVICE of
+    // them: kept by triggers, in the transaction of every change of a oneshot, whichever path
+    // makes it. A oneshot never moves to another device; an update that would is refused.
+    up: `
+      CREATE TABLE outstanding_per_device (
+        org_id INTEGER NOT NULL,
+        device_id INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        PRIMARY KEY (org_id, device_id)
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO outstanding_per_device (org_id, device_id, total)
+        SELECT org_id, device_id, count(*) FROM oneshots WHERE state = 'outstanding' GROUP BY org_id, device_id;
+      CREATE TRIGGER oneshot_outstanding_created AFTER INSERT ON oneshots WHEN NEW.state = 'outstanding' BEGIN
+        INSERT INTO outstanding_per_device (org_id, device_id, total) VALUES (NEW.org_id, NEW.device_id, 1)
+          ON CONFLICT DO UPDATE SET total = total + 1;
+      END;
+      CREATE TRIGGER oneshot_outstanding_ended AFTER UPDATE OF state ON oneshots
+        WHEN OLD.state = 'outstanding' AND NEW.state <> 'outstanding' BEGIN
+        UPDATE outstanding_per_device SET total = total - 1 WHERE org_id = OLD.org_id AND device_id = OLD.device_id;
+      END;
+      CREATE TRIGGER oneshot_outstanding_again AFTER UPDATE OF state ON oneshots
+        WHEN OLD.state <> 'outstanding' AND NEW.state = 'outstanding' BEGIN
+        INSERT INTO outstanding_per_device (org_id, device_id, total) VALUES (NEW.org_id, NEW.device_id, 1)
+          ON CONFLICT DO UPDATE SET total = total + 1;
+      END;
+      CREATE TRIGGER oneshot_outstanding_deleted AFTER DELETE ON oneshots WHEN OLD.state = 'outstanding' BEGIN
+        UPDATE outstanding_per_device SET total = total - 1 WHERE org_id = OLD.org_id AND device_id = OLD.device_id;
+      END;
+      CREATE TRIGGER oneshot_never_moves BEFORE UPDATE OF org_id, device_id ON oneshots
+        WHEN OLD.org_id <> NEW.org_id OR OLD.device_id <> NEW.device_id BEGIN
+        SELECT RAISE(ABORT, 'a oneshot never moves to another organization or device');
+      END;
+    `,
+  },
 ];

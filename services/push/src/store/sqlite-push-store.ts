@@ -248,11 +248,8 @@ export class SqlitePushStore implements PushStore {
   }
 
   async countOutstanding(orgId: number, deviceId: number): Promise<number> {
-    return this.sql.get<{ total: number }>(
-      `SELECT count(*) AS total FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND device_id = ?`,
-      orgId,
-      deviceId,
-    )!.total;
+    // Kept by triggers (migration 9): one row, not a count of the device's outstanding ones.
+    return this.sql.get<{ total: number }>('SELECT total FROM outstanding_per_device WHERE org_id = ? AND device_id = ?', orgId, deviceId)?.total ?? 0;
   }
 
   async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity, offset = 0): AsyncIterable<OneshotSummary> {

@@ -149,6 +149,80 @@ describe('SqlitePushStore', () => {
     }
   });
 
+  it("keeps each device's outstanding count in a row, from the oneshots of a file written before it and through every change", async () => {
+    const file = newDatabaseFile();
+    const before = openSqlite(file, pushMigrations.filter((migration) => migration.version <= 8));
+    const insertOneshot = before.prepare(
+      `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace, name, description,
+         payload, state, created_at, updated_at)
+       VALUES (1000 + ?, ?, ?, 'Android_10', 7, 'http://forms.example.com/t', 'http://forms.example.com/t?u', 'Inspection for Acme', '',
+         '{}', ?, '2030-01-01T08:00:00.000Z', '2030-01-01T09:00:00.000Z')`,
+    );
+    for (const [n, [orgId, deviceId, state]] of ([
+      [1, 10, 'outstanding'],
+      [1, 10, 'outstanding'],
+      [1, 10, 'completed'],
+      [1, 10, 'outstanding'],
+      [1, 11, 'outstanding'],
+      [2, 10, 'outstanding'],
+      [2, 10, 'revoked'],
+    ] as const).entries()) {
+      // Ids 1000 and up: far from those the store's counter hands out next.
+      insertOneshot.run(n, orgId, deviceId, state);
+    }
+    before.close();
+
+    const store = new SqlitePushStore(file);
+    const raw = openSqlite(file, pushMigrations);
+    const counted = (orgId: number, deviceId: number) =>
+      (raw.prepare(`SELECT count(*) AS n FROM oneshots WHERE org_id = ? AND device_id = ? AND state = 'outstanding'`).get(orgId, deviceId) as { n: number }).n;
+    const expectCounts = async (expected: Array<[orgId: number, deviceId: number, total: number]>) => {
+      for (const [orgId, deviceId, total] of expected) {
+        expect(counted(orgId, deviceId)).toBe(total);
+        expect(await store.countOutstanding(orgId, deviceId)).toBe(total);
+      }
+    };
+    const at = new Date().toISOString();
+    try {
+      await expectCounts([[1, 10, 3], [1, 11, 1], [2, 10, 1], [1, 99, 0]]);
+
+      const created = oneshotEvent(pushEvents.oneshotCreated, null, 'req');
+      const make = () =>
+        store.create(
+          newOneshot(
+            { orgId: 1, deviceId: 10, deviceIdentifier: 'Android_10', formId: 7, templateNamespace: 'http://forms.example.com/t',
+              namespace: 'http://forms.example.com/t?n', name: 'T', description: '', payload: {}, formVersion: '1.00',
+              scheduledAt: null, location: null, address: null, geofenceRadius: null },
+            at,
+          ),
+          created,
+          randomUUID(),
+        );
+      const first = await make();
+      await make();
+      await expectCounts([[1, 10, 5]]);
+
+      // Changed but still outstanding; then revoked; then all of another device revoked at once.
+      const updated = oneshotEvent(pushEvents.oneshotUpdated, null, 'req');
+      const revokedEvent = oneshotEvent(pushEvents.oneshotRevoked, null, 'req');
+      await store.change(1, first.id, (o) => ({ ...o!, name: 'Renamed', updatedAt: at }), updated, randomUUID());
+      await expectCounts([[1, 10, 5]]);
+      await store.change(1, first.id, (o) => ({ ...o!, state: 'revoked', updatedAt: at }), revokedEvent, randomUUID());
+      await expectCounts([[1, 10, 4]]);
+      await store.changeOutstanding(1, 11, (all) => all.map((o) => ({ ...o, state: 'revoked' as const, updatedAt: at })), revokedEvent, randomUUID());
+      await expectCounts([[1, 10, 4], [1, 11, 0], [2, 10, 1]]);
+
+      // Removed rows count down; a oneshot never moves to another device.
+      raw.prepare(`DELETE FROM oneshots WHERE org_id = 2`).run();
+      await expectCounts([[2, 10, 0]]);
+      expect(() => raw.prepare('UPDATE oneshots SET device_id = 11 WHERE id = ?').run(first.id)).toThrow(/never moves/);
+      await expectCounts([[1, 10, 4], [1, 11, 0]]);
+    } finally {
+      raw.close();
+      await store.close();
+    }
+  });
+
   it('closes once, however often close() is called', async () => {
     const store = new SqlitePushStore(newDatabaseFile());
     await store.close();
