@@ -7,7 +7,7 @@ import { uniqueName } from '@formcast/testing';
 import { oneshotEvent } from '../../src/domain/oneshot-events';
 import { newOneshot } from '../../src/domain/oneshot-lifecycle';
 import { submissionReceivedEvent } from '../../src/domain/submission-events';
-import { openSqlite } from '@formcast/storage';
+import { openSqlite, type SqliteDatabase } from '@formcast/storage';
 import { SqlitePushStore, openPushStore, pushMigrations, type PushStore } from '../../src/store';
 import { describePushStoreContract } from './push-store.contract';
 import { describeSubmissionImageStoreContract } from './submission-image-store.contract';
@@ -17,6 +17,15 @@ const dataDir = mkdtempSync(join(tmpdir(), 'push-store-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
 
 const newDatabaseFile = () => join(dataDir, uniqueName('push'), 'push.sqlite');
+
+/** A oneshot row written straight into a file at an earlier schema: `run(id, orgId, deviceId, state)`. */
+const oneshotRowInsert = (db: SqliteDatabase) =>
+  db.prepare(
+    `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace, name, description,
+       payload, state, created_at, updated_at)
+     VALUES (?, ?, ?, 'Android_10', 7, 'http://forms.example.com/t', 'http://forms.example.com/t?u', 'Inspection for Acme', '',
+       '{}', ?, '2030-01-01T08:00:00.000Z', '2030-01-01T09:00:00.000Z')`,
+  );
 
 describePushStoreContract('SqlitePushStore in memory', async (options) => new SqlitePushStore(':memory:', options));
 
@@ -66,16 +75,11 @@ describe('SqlitePushStore', () => {
   it('keeps the submissions of a file from before submissions had ids, numbered in the order of their oneshots', async () => {
     const file = newDatabaseFile();
     const before = openSqlite(file, pushMigrations.filter((migration) => migration.version <= 3));
-    const insertOneshot = before.prepare(
-      `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace, name, description,
-         payload, state, created_at, updated_at)
-       VALUES (?, 1, 10, 'Android_10', 7, 'http://forms.example.com/t', 'http://forms.example.com/t?u', 'Inspection for Acme', '',
-         '{}', ?, '2030-01-01T08:00:00.000Z', '2030-01-01T09:00:00.000Z')`,
-    );
+    const insertOneshot = oneshotRowInsert(before);
     const insertSubmission = before.prepare('INSERT INTO submissions (oneshot_id, org_id, device_id, answers, submitted_at) VALUES (?, 1, 10, ?, ?)');
-    insertOneshot.run(4, 'completed');
-    insertOneshot.run(2, 'completed');
-    insertOneshot.run(3, 'outstanding');
+    insertOneshot.run(4, 1, 10, 'completed');
+    insertOneshot.run(2, 1, 10, 'completed');
+    insertOneshot.run(3, 1, 10, 'outstanding');
     insertSubmission.run(4, '{"site":"later"}', '2030-01-01T09:30:00.000Z');
     insertSubmission.run(2, '{"site":"first"}', '2030-01-01T09:00:00.000Z');
     before.close();
@@ -152,12 +156,7 @@ describe('SqlitePushStore', () => {
   it("keeps each device's outstanding count in a row, from the oneshots of a file written before it and through every change", async () => {
     const file = newDatabaseFile();
     const before = openSqlite(file, pushMigrations.filter((migration) => migration.version <= 8));
-    const insertOneshot = before.prepare(
-      `INSERT INTO oneshots (id, org_id, device_id, device_identifier, form_id, template_namespace, namespace, name, description,
-         payload, state, created_at, updated_at)
-       VALUES (1000 + ?, ?, ?, 'Android_10', 7, 'http://forms.example.com/t', 'http://forms.example.com/t?u', 'Inspection for Acme', '',
-         '{}', ?, '2030-01-01T08:00:00.000Z', '2030-01-01T09:00:00.000Z')`,
-    );
+    const insertOneshot = oneshotRowInsert(before);
     for (const [n, [orgId, deviceId, state]] of ([
       [1, 10, 'outstanding'],
       [1, 10, 'outstanding'],
@@ -168,7 +167,7 @@ describe('SqlitePushStore', () => {
       [2, 10, 'revoked'],
     ] as const).entries()) {
       // Ids 1000 and up: far from those the store's counter hands out next.
-      insertOneshot.run(n, orgId, deviceId, state);
+      insertOneshot.run(1000 + n, orgId, deviceId, state);
     }
     before.close();
 
