@@ -71,16 +71,16 @@ if [ "$1" = "-p" ]; then echo ${version}; else echo "node $@"; fi
     return probe;
   };
 
-  it.each(['20.20.2', '22.12.0', '18.20.8'])('refuses Node %s in one line naming the Node it needs', (version) => {
+  it.each(['20.20.2', '22.14.0', '18.20.8'])('refuses Node %s in one line naming the Node it needs', (version) => {
     const probe = withNode(version, launcher, ['main.js']);
     expect(probe.status).toBe(1);
     expect(probe.stdout).toBe('');
     expect(probe.stderr.trim().split('\n')).toEqual([
-      `Formcast needs Node.js 22.13 or newer (24 recommended, see .nvmrc); this is Node ${version}.`,
+      `Formcast needs Node.js 22.15 or newer (24 recommended, see .nvmrc); this is Node ${version}.`,
     ]);
   });
 
-  it.each(['22.13.0', '22.23.3', '24.21.0', '26.12.1'])('starts on Node %s with its flags only', (version) => {
+  it.each(['22.15.0', '22.23.3', '24.21.0', '26.12.1'])('starts on Node %s with its flags only', (version) => {
     const probe = withNode(version, launcher, ['main.js']);
     expect(probe.status).toBe(0);
     expect(probe.stdout.trim()).toBe('node --max-semi-space-size=4 main.js');
@@ -93,7 +93,7 @@ if [ "$1" = "-p" ]; then echo ${version}; else echo "node $@"; fi
     rmSync(dataDir, { recursive: true });
     expect(probe.status).toBe(1);
     expect(probe.stdout).toBe(''); // bin/build would have said "Building Formcast…"
-    expect(probe.stderr.trim()).toBe('Formcast needs Node.js 22.13 or newer (24 recommended, see .nvmrc); this is Node 20.20.2.');
+    expect(probe.stderr.trim()).toBe('Formcast needs Node.js 22.15 or newer (24 recommended, see .nvmrc); this is Node 20.20.2.');
     expect(left).toEqual([]); // no admin token
   });
 });

@@ -1,15 +1,10 @@
 import { context as activeContext, SamplingDecision, trace, TraceFlags, type Attributes, type Context, type Span, type SpanKind, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { getNumberFromEnv } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import type { Sampler, Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { Span as SdkSpan, SpanProcessor } from '@opentelemetry/sdk-trace';
 import { RecordedSpan, type SpanSettings } from './recorded-span';
+import { samplerFromEnv } from './sampler-from-env';
 import { newSpanId, newTraceId } from './span-ids';
-
-/** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG, read as the SDK reads them (its own function: same names, same defaults, same warnings). */
-function samplerFromEnv(): Sampler {
-  const { buildSamplerFromEnv } = require('@opentelemetry/sdk-trace-base/build/src/config') as { buildSamplerFromEnv(): Sampler };
-  return buildSamplerFromEnv();
-}
 
 /** OTEL_SPAN_* limits, falling back on the general OTEL_ATTRIBUTE_* ones, as the SDK's provider merges them. */
 function spanLimitsFromEnv(): SpanSettings['limits'] {

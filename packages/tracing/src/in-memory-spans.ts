@@ -1,4 +1,4 @@
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { startTracing } from './start-tracing';
 
 export type { ReadableSpan };
@@ -13,9 +13,9 @@ export interface SpansInMemory {
 
 /** Starts tracing with an in-memory exporter, whatever OTEL_* says (tests). The SDK is loaded here, on demand. */
 export function recordSpansInMemory(serviceName = 'formcast-test'): SpansInMemory {
-  const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+  const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
   const exporter = new InMemorySpanExporter();
-  const tracing = startTracing({ serviceName, spanProcessor: new SimpleSpanProcessor(exporter) })!;
+  const tracing = startTracing({ serviceName, spanProcessor: new SimpleSpanProcessor({ exporter }) })!;
   return {
     spans: () => exporter.getFinishedSpans(),
     reset: () => exporter.reset(),

@@ -1,7 +1,7 @@
 import { diag, SpanStatusCode, type Attributes, type AttributeValue, type Exception, type HrTime, type Link, type Span, type SpanContext, type SpanKind, type SpanStatus, type TimeInput } from '@opentelemetry/api';
 import { hrTime, hrTimeDuration, isAttributeValue, millisToHrTime, type InstrumentationScope } from '@opentelemetry/core';
 import type { Resource } from '@opentelemetry/resources';
-import type { ReadableSpan, SpanLimits, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanLimits, TimedEvent } from '@opentelemetry/sdk-trace';
 
 /** What every span of a tracer shares: handed to each by reference, nothing copied a span. */
 export interface SpanSettings {

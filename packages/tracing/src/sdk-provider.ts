@@ -2,7 +2,7 @@ import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, ConsoleSpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { batchSettingsFrom } from './export/batch-settings';
 import { WorkerSpanProcessor } from './export/worker-span-processor';
@@ -47,7 +47,7 @@ function exportingProcessors(env: NodeJS.ProcessEnv, resource: Resource): SpanPr
 }
 
 function processorFor(name: string, env: NodeJS.ProcessEnv, resource: Resource): SpanProcessor {
-  if (name === 'console') return new BatchSpanProcessor(new ConsoleSpanExporter(), batchSettingsFrom(env));
+  if (name === 'console') return new BatchSpanProcessor({ exporter: new ConsoleSpanExporter(), ...batchSettingsFrom(env) });
   if (name !== 'otlp') throw new Error(`OTEL_TRACES_EXPORTER: ${name} is not one Formcast has (otlp, console, none)`);
   // OTLP is exported from a worker thread (export/worker-span-processor.ts): the send, and for JSON the encoding, stay off the event loop.
   return new WorkerSpanProcessor({

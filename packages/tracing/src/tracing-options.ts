@@ -1,4 +1,4 @@
-import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** How a process starts tracing: startTracing's options, which the SDK provider installs. */
 export interface TracingOptions {

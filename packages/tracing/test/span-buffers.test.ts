@@ -1,4 +1,4 @@
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { ProtobufSpanBuffer } from '../src/export/span-buffers';
 import { decodeSpanRecords } from './support/otlp-protobuf';
 

@@ -56,7 +56,7 @@ describe('OTLP export from a worker thread', () => {
   });
 
   it('exports protobuf by default: OTLP as protobufjs reads it, span for span what the SDK’s own serializer writes', async () => {
-    const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base');
+    const { InMemorySpanExporter, SimpleSpanProcessor } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
     const { ProtobufTraceSerializer } = require('@opentelemetry/otlp-transformer') as typeof import('@opentelemetry/otlp-transformer');
     const ours = new WorkerSpanProcessor({
       encoding: 'protobuf',
@@ -66,7 +66,7 @@ describe('OTLP export from a worker thread', () => {
       settings: { scheduledDelayMillis: 5000, exportTimeoutMillis: 5000, maxQueueSize: 2048, maxExportBatchSize: 512 },
     });
     const inMemory = new InMemorySpanExporter();
-    const theSdks = new SimpleSpanProcessor(inMemory);
+    const theSdks = new SimpleSpanProcessor({ exporter: inMemory });
     tracing = startTracing({
       serviceName: 'push',
       spanProcessor: {

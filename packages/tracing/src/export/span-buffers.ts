@@ -1,5 +1,5 @@
 import { diag } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { writeSpanRecord } from './otlp-span-encoding';
 import { ProtobufWriter } from './protobuf-writer';
 import { spanDataOf } from './span-data';

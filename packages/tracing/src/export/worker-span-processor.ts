@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { diag, TraceFlags, type Attributes } from '@opentelemetry/api';
-import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, Span, SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { BatchSettings } from './batch-settings';
 import { exportWorkerSource } from './export-worker-source';
 import { encodeResource, encodeScope } from './otlp-span-encoding';
