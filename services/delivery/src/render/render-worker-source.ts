@@ -16,7 +16,6 @@ const { parentPort, workerData } = require('node:worker_threads');
 const { documentModel, documentText, templateContext, answerText, findAnswer, imageSize, referencedImages } = (${documentFunctions.toString()})();
 const { Liquid } = require(workerData.modules.liquidjs);
 const PDFDocument = require(workerData.modules.pdfkit);
-shareStandardFontMetrics();
 // The .docx libraries, loaded at the first .docx: a worker rendering PDFs only never holds them (~5 MB).
 const wordLibraries = () => ({ docx: require(workerData.modules.docx), PizZip: require(workerData.modules.pizzip), Docxtemplater: require(workerData.modules.docxtemplater) });
 
@@ -70,38 +69,6 @@ function imageItems(items, found = []) {
 const safeName = (name) => String(name).replace(/[\\\\/:*?"<>|\\u0000-\\u001f]+/g, '_').slice(-150) || 'image';
 
 // ---- PDF ----------------------------------------------------------------------------------
-/**
- * pdfkit reads and parses a standard font's metrics (its .afm file: widths, ~2,700 kerning
- * pairs) again for every document: ~80% of a short PDF's CPU, all of it garbage once the
- * document ends. Here each font's parsed metrics are kept and shared by the documents that
- * follow (pdfkit only reads them). Reaches into pdfkit's private AFMFont (a document's
- * \`_font.font\`): if it is not there as expected, nothing is changed and every document parses
- * its fonts as before.
- */
-function shareStandardFontMetrics() {
-  let AFMFont;
-  try {
-    const probe = new PDFDocument();
-    probe.font('Helvetica');
-    AFMFont = probe._font && probe._font.font && probe._font.font.constructor;
-    probe.end();
-  } catch {
-    return;
-  }
-  const parse = AFMFont && AFMFont.prototype && AFMFont.prototype.parse;
-  if (typeof parse !== 'function') return;
-  const fields = ['attributes', 'glyphWidths', 'boundingBoxes', 'kernPairs'];
-  const parsed = new Map();
-  AFMFont.prototype.parse = function (contents) {
-    const known = parsed.get(contents);
-    if (known) return Object.assign(this, known);
-    parse.call(this, contents);
-    if (fields.every((field) => this[field] !== null && typeof this[field] === 'object')) {
-      parsed.set(contents, Object.fromEntries(fields.map((field) => [field, Object.freeze(this[field])])));
-    }
-  };
-}
-
 function pdf(model, createdAt, task, drawImages) {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
