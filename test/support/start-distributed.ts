@@ -358,7 +358,7 @@ export function staleWorkspaces(): string[] {
   });
 }
 
-// TypeScript 7 exports no `bin/tsc` subpath, so the launcher is found beside its package.json.
+// Found beside typescript's package.json: TypeScript 7 exports no `bin/tsc` subpath.
 const tscBin = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
 
 const lockDir = join(tmpdir(), `formcast-build-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 12)}.lock`);

@@ -1,4 +1,5 @@
 import { AppError } from '@formcast/platform';
+import { jsonTooDeep, maxJsonDepth } from '../json-depth';
 import type { Many } from 'stream-chain/defs.js' with { 'resolution-mode': 'import' };
 import type { Token } from 'stream-json/core/parser.js' with { 'resolution-mode': 'import' };
 
@@ -28,13 +29,16 @@ const sliceChars = 64 * 1024;
  * (so it never holds a value whole); each token goes to `onToken` as it is found.
  */
 export function jsonTokenizer(onToken: (token: JsonToken) => void): JsonTokenizer {
-  const tokenize = jsonParser({ packValues: false, streamValues: true });
+  // The parser's own depth guard (stream-json ≥ 3.9) sits one level past ours, so a body ours
+  // would refuse never reaches it unrefused; past it, the answer is ours too.
+  const tokenize = jsonParser({ packValues: false, streamValues: true, maxDepth: maxJsonDepth + 1 });
   const run = (input: string | typeof none) => {
     let output: Many<Token> | typeof none;
     try {
       // Typed for text only: stream-chain flushes a stage by calling it with `none`, as here.
       output = (tokenize as (input: string | typeof none) => Many<Token> | typeof none)(input);
     } catch (error) {
+      if (error instanceof RangeError && error.message.includes('maxDepth')) throw jsonTooDeep();
       throw new AppError('invalid', `Malformed JSON: ${(error as Error).message}`);
     }
     if (isMany(output)) for (const token of output.values) onToken(token);
