@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
 import pino from 'pino';
@@ -358,9 +358,6 @@ export function staleWorkspaces(): string[] {
   });
 }
 
-// Found beside typescript's package.json: TypeScript 7 exports no `bin/tsc` subpath.
-const tscBin = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
-
 const lockDir = join(tmpdir(), `formcast-build-${createHash('sha256').update(repoRoot).digest('hex').slice(0, 12)}.lock`);
 
 /**
@@ -377,7 +374,7 @@ export function ensureBuilt(): void {
   }
   try {
     if (staleWorkspaces().length === 0) return;
-    const result = spawnSync(process.execPath, [tscBin, '-b'], { cwd: repoRoot, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-b'], { cwd: repoRoot, encoding: 'utf8' });
     if (result.status !== 0) throw new Error(`The distributed tests need a build; \`tsc -b\` failed:\n${result.stdout}${result.stderr}`);
   } finally {
     rmSync(lockDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
