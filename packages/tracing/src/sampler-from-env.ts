@@ -14,24 +14,19 @@ const defaultRatio = 1;
  */
 export function samplerFromEnv(): Sampler {
   const { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler } = require('@opentelemetry/sdk-trace') as SdkTrace;
+  const samplers: Record<string, () => Sampler> = {
+    always_on: () => new AlwaysOnSampler(),
+    always_off: () => new AlwaysOffSampler(),
+    parentbased_always_on: () => new ParentBasedSampler({ root: new AlwaysOnSampler() }),
+    parentbased_always_off: () => new ParentBasedSampler({ root: new AlwaysOffSampler() }),
+    traceidratio: () => new TraceIdRatioBasedSampler(ratioFromEnv()),
+    parentbased_traceidratio: () => new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratioFromEnv()) }),
+  };
   const name = getStringFromEnv('OTEL_TRACES_SAMPLER') ?? defaultSampler;
-  switch (name) {
-    case 'always_on':
-      return new AlwaysOnSampler();
-    case 'always_off':
-      return new AlwaysOffSampler();
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratioFromEnv());
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratioFromEnv()) });
-    default:
-      diag.error(`OTEL_TRACES_SAMPLER value "${name}" invalid, defaulting to "${defaultSampler}".`);
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
-  }
+  const sampler = Object.hasOwn(samplers, name) ? samplers[name]! : undefined;
+  if (sampler) return sampler();
+  diag.error(`OTEL_TRACES_SAMPLER value "${name}" invalid, defaulting to "${defaultSampler}".`);
+  return samplers[defaultSampler]!();
 }
 
 function ratioFromEnv(): number {
