@@ -450,12 +450,16 @@ function replacedAt(value: unknown, path: Array<string | number>, replacement: u
   return copy;
 }
 
+/** Bodies no route takes: each must be refused (4xx), never acted on. */
+const scalarBodies: unknown[] = [null, 42, 'a string'];
+const isScalarBodyRequest = (a: HostileAnswer) => scalarBodies.some((value) => a.request.label.endsWith(`: body ${JSON.stringify(value)}`));
+
 const wrongValues: unknown[] = [12345, ['an', 'array'], null, { an: 'object' }, true, -1.5e308];
 
 function wrongTypes(r: RouteCase, c: BatteryContext): HostileRequest[] {
   if (!r.json) return [];
   const plain = r.json(c.own, plainValues);
-  const whole = [null, 42, 'a string', [], {}].map((value) => on(c, r, `body ${JSON.stringify(value)}`, { body: JSON.stringify(value), headers: json }));
+  const whole = [...scalarBodies, [], {}].map((value) => on(c, r, `body ${JSON.stringify(value)}`, { body: JSON.stringify(value), headers: json }));
   const leaves = leafPaths(plain).map((path, i) => {
     const wrong = wrongValues[i % wrongValues.length];
     const body = JSON.stringify(replacedAt(plain, path, wrong));
@@ -714,7 +718,14 @@ export const hostileClasses: HostileClass[] = [
   { name: 'malformed JSON', requests: bodyRoutesOnly((r, c) => malformedJson.map((body) => on(c, r, `JSON ${JSON.stringify(body)}`, { body, headers: json }))) },
   { name: 'malformed XML', requests: bodyRoutesOnly((r, c) => malformedXml.map((body) => on(c, r, `XML ${JSON.stringify(body)}`, { body, headers: xml }))) },
   { name: 'XML with DOCTYPE, entity expansion, external entities', requests: bodyRoutesOnly((r, c) => doctypes.map((body, i) => on(c, r, `DOCTYPE ${i + 1}`, { body, headers: xml }))) },
-  { name: 'wrong types', requests: wrongTypes },
+  {
+    name: 'wrong types',
+    requests: wrongTypes,
+    check: (answers) =>
+      answers
+        .filter((a) => isScalarBodyRequest(a) && !(typeof a.status === 'number' && a.status >= 400 && a.status < 500))
+        .map((a) => `${a.request.label} → ${a.status}: a body that is not an object or an array must be refused`),
+  },
   { name: 'unknown ids', requests: idRoutesOnly((r, c) => [on(c, r, 'unknown ids', { path: fillPath(r.path, unknownIds), ...withPlainBody(c, r) })]) },
   { name: "another organization's ids", requests: idRoutesOnly(anotherOrganizationsIds) },
   { name: 'oversized bodies', requests: oversized },

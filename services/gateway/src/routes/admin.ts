@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { directoryCommands, type OrganizationView } from '@formcast/contracts';
 import { pathId } from '../http/path-params';
-import { jsonBody } from '../http/request-body';
+import { jsonObjectBody } from '../http/json-object';
 import type { SendCommand } from '../http/send-command';
 
 /** Administration, behind the admin token: organizations, their API tokens and enrollment codes (route-table/admin.ts mounts them). */
@@ -11,7 +11,7 @@ export const listOrganizations = (send: SendCommand): RequestHandler => async (r
 };
 
 export const createOrganization = (send: SendCommand): RequestHandler => async (req, res) => {
-  const { name } = (jsonBody(req) ?? {}) as { name?: unknown };
+  const { name } = jsonObjectBody(req, '{"name": "<the organization\'s name>"}');
   res.status(201).json(await send(req, directoryCommands.createOrganization, { name }));
 };
 
@@ -35,7 +35,7 @@ export const listApiTokens = (send: SendCommand): RequestHandler => async (req, 
 };
 
 export const issueApiToken = (send: SendCommand): RequestHandler => async (req, res) => {
-  const body = req.body?.length ? ((jsonBody(req) ?? {}) as { label?: unknown }) : {};
+  const body = req.body?.length ? jsonObjectBody(req, '{"label": "<what the token is for>"}, or no body') : {};
   res.status(201).json(await send(req, directoryCommands.issueApiToken, { label: body.label }));
 };
 
