@@ -450,9 +450,12 @@ function replacedAt(value: unknown, path: Array<string | number>, replacement: u
   return copy;
 }
 
-/** Bodies no route takes: each must be refused (4xx), never acted on. */
+/** JSON bodies no route takes: each must be refused (4xx), never acted on. */
 const scalarBodies: unknown[] = [null, 42, 'a string'];
-const isScalarBodyRequest = (a: HostileAnswer) => scalarBodies.some((value) => a.request.label.endsWith(`: body ${JSON.stringify(value)}`));
+const wrappedLabel = 'the body wrapped in the other container';
+/** A scalar body, or the route's body inside the other container: no route takes either. */
+const isWrongShapeRequest = (a: HostileAnswer) =>
+  a.request.label.endsWith(`: ${wrappedLabel}`) || scalarBodies.some((value) => a.request.label.endsWith(`: body ${JSON.stringify(value)}`));
 
 const wrongValues: unknown[] = [12345, ['an', 'array'], null, { an: 'object' }, true, -1.5e308];
 
@@ -466,7 +469,7 @@ function wrongTypes(r: RouteCase, c: BatteryContext): HostileRequest[] {
     return on(c, r, `${path.join('.')} = ${JSON.stringify(wrong)}`, { body, headers: json });
   });
   const containers = (Array.isArray(plain) ? [{ not: 'an array' }] : [[plain]]).map((value) =>
-    on(c, r, 'the body wrapped in the other container', { body: JSON.stringify(value), headers: json }),
+    on(c, r, wrappedLabel, { body: JSON.stringify(value), headers: json }),
   );
   return [...whole, ...containers, ...leaves];
 }
@@ -723,8 +726,8 @@ export const hostileClasses: HostileClass[] = [
     requests: wrongTypes,
     check: (answers) =>
       answers
-        .filter((a) => isScalarBodyRequest(a) && !(typeof a.status === 'number' && a.status >= 400 && a.status < 500))
-        .map((a) => `${a.request.label} → ${a.status}: a body that is not an object or an array must be refused`),
+        .filter((a) => isWrongShapeRequest(a) && !(typeof a.status === 'number' && a.status >= 400 && a.status < 500))
+        .map((a) => `${a.request.label} → ${a.status}: a body of the wrong shape must be refused`),
   },
   { name: 'unknown ids', requests: idRoutesOnly((r, c) => [on(c, r, 'unknown ids', { path: fillPath(r.path, unknownIds), ...withPlainBody(c, r) })]) },
   { name: "another organization's ids", requests: idRoutesOnly(anotherOrganizationsIds) },
