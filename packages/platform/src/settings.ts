@@ -228,7 +228,10 @@ export const settingsSchema = z.object({
   DELIVERY_RENDER_MEMORY_MB: z.coerce.number().int().min(32).max(4096).default(128),
   /** DELIVERY_RENDER_WORKERS: worker threads rendering documents at once, in each delivery process. */
   DELIVERY_RENDER_WORKERS: z.coerce.number().int().min(1).max(32).default(1),
-  /** DELIVERY_SWEEP_INTERVAL_MS: how often a delivery process removes what is past DELIVERY_RETENTION_DAYS. */
+  /**
+   * DELIVERY_SWEEP_INTERVAL_MS: how often a delivery process removes what is past DELIVERY_RETENTION_DAYS,
+   * and the destinations of forms the directory no longer has (a lost directory.form.deleted).
+   */
   DELIVERY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
   ...pressureSettings,
 });

@@ -13,6 +13,7 @@ import { openDeliveryStore } from './store/open-delivery-store';
 import { secretCipherFromSettings } from './secrets';
 import { attemptDelivery } from './worker/attempt-delivery';
 import { DeliveryWorker } from './worker/delivery-worker';
+import { DeletedFormsSweep } from './worker/deleted-forms-sweep';
 import { RetentionSweep } from './worker/retention-sweep';
 
 export const deliveryServiceName = 'delivery';
@@ -42,8 +43,8 @@ export interface DeliveryServiceOptions {
  * `delivery.sqlite` under DATA_DIR), its signing secrets sealed under DELIVERY_SECRETS_KEY
  * (secrets in clear or under the previous key are sealed again first; a key that opens
  * none of them stops the start), the HTTP sender, the worker, which starts attempting once
- * the bus is up and stops (after the attempts under way) before the store closes, and the
- * retention sweep beside it.
+ * the bus is up and stops (after the attempts under way) before the store closes, and beside
+ * it the retention sweep and the sweep for destinations of forms the directory no longer has.
  */
 export async function startDelivery(
   { bus, settings, logger }: { bus: Bus; settings: Settings; logger: Logger },
@@ -106,11 +107,13 @@ export async function startDelivery(
     now,
     logger: log,
   });
+  const forms = new FormLookup(bus, settings.COMMAND_TIMEOUT_MS);
+  const deletedForms = new DeletedFormsSweep(store, forms, { intervalMs: settings.DELIVERY_SWEEP_INTERVAL_MS, logger: log });
   registerDeliveryService(
     bus,
     {
       store,
-      forms: new FormLookup(bus, settings.COMMAND_TIMEOUT_MS),
+      forms,
       uriRefusal: (uri) => uriRefusal(uri, allowPrivate, options.resolve),
       defaultSmtp: email.hasDefaultServer,
       deliveriesDue: () => worker.wake(),
@@ -122,6 +125,7 @@ export async function startDelivery(
   );
   worker.start();
   sweep.start();
+  deletedForms.start();
   log.info(
     {
       allowPrivateNetworks: allowPrivate,
@@ -135,6 +139,7 @@ export async function startDelivery(
   );
   return runningService(deliveryServiceName, () => store.ping(), [
     () => sweep.stop(),
+    () => deletedForms.stop(),
     () => worker.stop(),
     () => render.close(),
     () => http.close(),

@@ -533,6 +533,41 @@ describe('the delivery service over the bus', () => {
     expect((await request<DestinationView[]>(deliveryCommands.listDestinations, { formId: otherForm.id })).map((d) => d.id)).toEqual([kept.id]);
   });
 
+  it("removes the destinations of a form deleted while the delivery service was down, whose announcement reached nobody", async () => {
+    const flaky = await receiver((_, res) => {
+      res.statusCode = 500;
+      res.end();
+    });
+    const destination = await createHttpDestination(flaky.url);
+    const otherForm = await request<FormCreatedView>(directoryCommands.createForm, { definition: inspection });
+    const kept = await request<DestinationWithSecretView>(deliveryCommands.createDestination, {
+      formId: otherForm.id,
+      destination: { format_selection: 'json_format', transport_selection: 'http_transport' },
+      http_transport: { uri: flaky.url },
+    });
+    await publish(submission());
+    await waitFor(async () => (await deliveryLog(destination.id)).deliveries[0]?.attempts.length === 1);
+
+    // The directory alone on a bus of its own deletes the form: its form.deleted reaches no
+    // delivery service, as when a process dies between the delete and the announcement.
+    await stopSystem();
+    bus = new InProcessBus();
+    services = [await startDirectoryService({ bus, settings: settings(), logger })];
+    await bus.start();
+    await request(directoryCommands.deleteForm, { formId: form.id });
+    await stopSystem();
+
+    await startSystem({ DELIVERY_SWEEP_INTERVAL_MS: '200' });
+    const remaining = () =>
+      readOnlyCount('SELECT COUNT(*) AS n FROM destinations WHERE form_id = ?', form.id) + readOnlyCount('SELECT COUNT(*) AS n FROM deliveries WHERE form_id = ?', form.id);
+    expect(remaining()).toBe(2);
+    await waitFor(() => remaining() === 0, { description: "the sweep removed the deleted form's destination and its delivery" });
+    clockOffsetMs += 6000; // its retry comes due: nothing is sent
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(flaky.received).toHaveLength(1);
+    expect((await request<DestinationView[]>(deliveryCommands.listDestinations, { formId: otherForm.id })).map((d) => d.id)).toEqual([kept.id]);
+  });
+
   /** A count read from the delivery database beside the running service. */
   function readOnlyCount(sql: string, ...params: unknown[]): number {
     const db = new Database(join(dataDir, 'delivery.sqlite'), { readonly: true });

@@ -19,6 +19,17 @@ export class FormLookup {
     await this.bus.request(createEnvelope(directoryCommands.getForm, { formId }, { orgId, requestId }), { timeoutMs: this.timeoutMs });
   }
 
+  /** Whether the directory still has the form; any failure but its not_found is thrown. */
+  async formExists(orgId: number, formId: number, requestId: string): Promise<boolean> {
+    try {
+      await this.requireForm(orgId, formId, requestId);
+      return true;
+    } catch (error) {
+      if (isAppError(error) && error.code === 'not_found') return false;
+      throw error;
+    }
+  }
+
   /** The template a dispatch pushes; AppError('invalid') naming the field when the organization has none with that namespace. */
   async requireTemplate(orgId: number, namespace: string, requestId: string): Promise<ResolvedForm> {
     try {

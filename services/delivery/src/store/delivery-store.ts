@@ -14,6 +14,12 @@ import type {
   SubmissionTarget,
 } from '../domain/records';
 
+/** A form of an organization, as destinations name it. */
+export interface FormRef {
+  orgId: number;
+  formId: number;
+}
+
 /** A delivery taken by one worker for one attempt, with its destination as it is now. */
 export interface ClaimedDelivery {
   delivery: Delivery;
@@ -79,6 +85,12 @@ export interface DestinationStore {
    * form has none (the event came again).
    */
   deleteFormDestinations(orgId: number, formId: number): Promise<number>;
+  /**
+   * The forms that have destinations, once each, ascending by organization then form, at
+   * most `limit`, after `after` when given: how the deleted-forms sweep walks them. A page
+   * may hold fewer than `limit` while more follow; only an empty page is the end.
+   */
+  formsWithDestinations(after: FormRef | undefined, limit: number): Promise<FormRef[]>;
   /**
    * The active destinations of a form, ascending by id: where its submissions go. Read with
    * only what a delivery is made of (issue 24: the whole record, secrets opened, on every

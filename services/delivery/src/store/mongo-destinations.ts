@@ -5,7 +5,7 @@ import type { Destination, DestinationChange, NewDestination, SubmissionTarget }
 import { targetTransport } from '../domain/submission-target';
 import { rotateSecrets } from '../domain/signing-secrets';
 import { needSealing, openSigningSecrets, sealSigningSecrets, sealTransport } from '../secrets';
-import type { DestinationStore } from './delivery-store';
+import type { DestinationStore, FormRef } from './delivery-store';
 import { secretFields, storedSecrets } from './mongo-delivery-docs';
 import { MongoDeliveryPart } from './mongo-delivery-part';
 import type { DestinationDoc } from './mongo-models';
@@ -176,6 +176,24 @@ export class MongoDestinations extends MongoDeliveryPart implements DestinationS
     });
     await Delivery.deleteMany({ destinationId: { $in: destinationIds } });
     return deleted;
+  }
+
+  async formsWithDestinations(after: FormRef | undefined, limit: number): Promise<FormRef[]> {
+    await this.ready;
+    const filter = after ? { $or: [{ orgId: { $gt: after.orgId } }, { orgId: after.orgId, formId: { $gt: after.formId } }] } : {};
+    // On the (orgId, formId, _id) index: `limit` destinations give at least one form, and
+    // at most `limit`; the last may have more destinations past the page, which the next
+    // page (after it) skips.
+    const docs = await this.models.Destination.find(filter, { _id: 0, orgId: 1, formId: 1 })
+      .sort({ orgId: 1, formId: 1, _id: 1 })
+      .limit(limit)
+      .lean<FormRef[]>();
+    const forms: FormRef[] = [];
+    for (const { orgId, formId } of docs) {
+      const last = forms[forms.length - 1];
+      if (!last || last.orgId !== orgId || last.formId !== formId) forms.push({ orgId, formId });
+    }
+    return forms;
   }
 
   async activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]> {

@@ -1,5 +1,5 @@
 import { nextSqliteId, type SqliteDatabase, type SqliteQueries } from '@formcast/storage';
-import type { DestinationStore } from './delivery-store';
+import type { DestinationStore, FormRef } from './delivery-store';
 import type { DestinationHealthChange } from '../domain/attempt-outcome';
 import type { Destination, DestinationChange, NewDestination, SubmissionTarget } from '../domain/records';
 import { rotateSecrets } from '../domain/signing-secrets';
@@ -155,6 +155,17 @@ export class SqliteDestinations implements DestinationStore {
       this.changing();
       return this.sql.run('DELETE FROM destinations WHERE org_id = ? AND form_id = ? AND id IN (SELECT value FROM json_each(?))', orgId, formId, ids);
     });
+  }
+
+  async formsWithDestinations(after: FormRef | undefined, limit: number): Promise<FormRef[]> {
+    const start = after ?? { orgId: -1, formId: -1 };
+    return this.sql.all<FormRef>(
+      `SELECT DISTINCT org_id AS orgId, form_id AS formId FROM destinations
+       WHERE (org_id, form_id) > (?, ?) ORDER BY org_id, form_id LIMIT ?`,
+      start.orgId,
+      start.formId,
+      limit,
+    );
   }
 
   async activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]> {

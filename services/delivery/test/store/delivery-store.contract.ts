@@ -779,6 +779,34 @@ export function describeDeliveryStoreContract(name: string, adapter: DeliverySto
       expect((await store.destinations.listDestinations(otherOrgId, formId)).map((d) => d.id)).toEqual([otherOrg.id]);
     });
 
+    it('walks the forms that have destinations, once each, by organization then form, a page at a time', async () => {
+      await createDestination({ orgId: otherOrgId, formId: 5 });
+      await createDestination({ formId: otherFormId });
+      await createDestination();
+      await createDestination();
+      await createDestination({ formId: 3 });
+      await createDestination({ formId: otherFormId });
+      const walked: Array<{ orgId: number; formId: number }> = [];
+      for (let after: { orgId: number; formId: number } | undefined, pages = 0; pages < 10; pages += 1) {
+        const page = await store.destinations.formsWithDestinations(after, 2);
+        expect(page.length).toBeLessThanOrEqual(2);
+        if (page.length === 0) break;
+        walked.push(...page);
+        after = page[page.length - 1];
+      }
+      expect(walked).toEqual([
+        { orgId, formId: 3 },
+        { orgId, formId },
+        { orgId, formId: otherFormId },
+        { orgId: otherOrgId, formId: 5 },
+      ]);
+      await store.destinations.deleteFormDestinations(orgId, formId);
+      expect(await store.destinations.formsWithDestinations({ orgId, formId: 3 }, 10)).toEqual([
+        { orgId, formId: otherFormId },
+        { orgId: otherOrgId, formId: 5 },
+      ]);
+    });
+
     // Retention ------------------------------------------------------------------------------
 
     /** Attempts the due deliveries of `submissionIds` at `at`, with `result`. */

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { RepeatingTask, type Logger } from '@formcast/platform';
+import type { FormLookup } from '../directory/form-lookup';
+import type { DeliveryStore, FormRef } from '../store';
+
+export interface DeletedFormsSweepOptions {
+  /** Time between two sweeps. */
+  intervalMs: number;
+  /** Forms read per page of the walk (default 200). */
+  pageSize?: number;
+  logger: Logger;
+}
+
+/**
+ * The backstop for `directory.form.deleted`, which the directory announces after its delete
+ * commits, best effort: a process killed between the two, or a publish that failed, loses
+ * it, and the form's destinations (their sealed secrets, their pending deliveries) would
+ * stay for good. Each sweep asks the directory, one form at a time, about every form that
+ * has destinations, and removes the destinations of those it no longer has, as the event
+ * would have. A failure other than not_found ends the sweep; the next one starts over.
+ * Replicas may sweep at once: a removal is idempotent.
+ */
+export class DeletedFormsSweep {
+  private readonly task: RepeatingTask;
+  private stopped = false;
+  private readonly pageSize: number;
+
+  constructor(
+    private readonly store: DeliveryStore,
+    private readonly forms: Pick<FormLookup, 'formExists'>,
+    private readonly options: DeletedFormsSweepOptions,
+  ) {
+    this.pageSize = options.pageSize ?? 200;
+    this.task = new RepeatingTask(() => this.sweepOnce(), {
+      intervalMs: options.intervalMs,
+      failed: (error) => options.logger.warn({ err: error }, 'could not check the forms of destinations; will try at the next sweep'),
+    });
+  }
+
+  /** The first sweep after one interval, then one every interval (each after the last ended). */
+  start(): void {
+    this.stopped = false;
+    this.task.start();
+  }
+
+  /** No more sweeps; waits for the one under way (it stops after the form it is on). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.task.stop();
+  }
+
+  /** One sweep now; resolves with how many destinations it removed. */
+  async sweepOnce(): Promise<number> {
+    const requestId = `deleted-forms-sweep-${randomUUID()}`;
+    let removed = 0;
+    let after: FormRef | undefined;
+    while (!this.stopped) {
+      const page = await this.store.destinations.formsWithDestinations(after, this.pageSize);
+      if (page.length === 0) break;
+      for (const form of page) {
+        if (this.stopped) break;
+        if (await this.forms.formExists(form.orgId, form.formId, requestId)) continue;
+        const gone = await this.store.destinations.deleteFormDestinations(form.orgId, form.formId);
+        if (gone > 0) this.options.logger.info({ ...form, destinations: gone }, 'removed the destinations of a form the directory no longer has');
+        removed += gone;
+      }
+      after = page[page.length - 1];
+    }
+    return removed;
+  }
+}
