@@ -503,7 +503,8 @@ describe('the delivery service over the bus', () => {
 
   // A form deleted -------------------------------------------------------------------------
 
-  it("removes a deleted form's destinations with their pending deliveries, which are never sent", async () => {
+  /** A destination of the form with a delivery waiting for its retry (its receiver fails), and one of another form. */
+  async function destinationsOfTwoForms() {
     const flaky = await receiver((_, res) => {
       res.statusCode = 500;
       res.end();
@@ -517,6 +518,11 @@ describe('the delivery service over the bus', () => {
     });
     await publish(submission());
     await waitFor(async () => (await deliveryLog(destination.id)).deliveries[0]?.attempts.length === 1);
+    return { flaky, destination, otherForm, kept };
+  }
+
+  it("removes a deleted form's destinations with their pending deliveries, which are never sent", async () => {
+    const { flaky, destination, otherForm, kept } = await destinationsOfTwoForms();
 
     await request(directoryCommands.deleteForm, { formId: form.id });
     const remaining = () =>
@@ -534,19 +540,7 @@ describe('the delivery service over the bus', () => {
   });
 
   it("removes the destinations of a form deleted while the delivery service was down, whose announcement reached nobody", async () => {
-    const flaky = await receiver((_, res) => {
-      res.statusCode = 500;
-      res.end();
-    });
-    const destination = await createHttpDestination(flaky.url);
-    const otherForm = await request<FormCreatedView>(directoryCommands.createForm, { definition: inspection });
-    const kept = await request<DestinationWithSecretView>(deliveryCommands.createDestination, {
-      formId: otherForm.id,
-      destination: { format_selection: 'json_format', transport_selection: 'http_transport' },
-      http_transport: { uri: flaky.url },
-    });
-    await publish(submission());
-    await waitFor(async () => (await deliveryLog(destination.id)).deliveries[0]?.attempts.length === 1);
+    const { flaky, otherForm, kept } = await destinationsOfTwoForms();
 
     // The directory alone on a bus of its own deletes the form: its form.deleted reaches no
     // delivery service, as when a process dies between the delete and the announcement.

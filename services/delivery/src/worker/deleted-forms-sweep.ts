@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { RepeatingTask, type Logger } from '@formcast/platform';
+import type { Logger } from '@formcast/platform';
 import type { FormLookup } from '../directory/form-lookup';
 import type { DeliveryStore, FormRef } from '../store';
+import { Sweep } from './sweep';
 
 export interface DeletedFormsSweepOptions {
   /** Time between two sweeps. */
@@ -20,9 +21,7 @@ export interface DeletedFormsSweepOptions {
  * would have. A failure other than not_found ends the sweep; the next one starts over.
  * Replicas may sweep at once: a removal is idempotent.
  */
-export class DeletedFormsSweep {
-  private readonly task: RepeatingTask;
-  private stopped = false;
+export class DeletedFormsSweep extends Sweep {
   private readonly pageSize: number;
 
   constructor(
@@ -30,26 +29,11 @@ export class DeletedFormsSweep {
     private readonly forms: Pick<FormLookup, 'formExists'>,
     private readonly options: DeletedFormsSweepOptions,
   ) {
+    super(options.intervalMs, (error) => options.logger.warn({ err: error }, 'could not check the forms of destinations; will try at the next sweep'));
     this.pageSize = options.pageSize ?? 200;
-    this.task = new RepeatingTask(() => this.sweepOnce(), {
-      intervalMs: options.intervalMs,
-      failed: (error) => options.logger.warn({ err: error }, 'could not check the forms of destinations; will try at the next sweep'),
-    });
   }
 
-  /** The first sweep after one interval, then one every interval (each after the last ended). */
-  start(): void {
-    this.stopped = false;
-    this.task.start();
-  }
-
-  /** No more sweeps; waits for the one under way (it stops after the form it is on). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.task.stop();
-  }
-
-  /** One sweep now; resolves with how many destinations it removed. */
+  /** One sweep now (a stop ends it after the form it is on); resolves with how many destinations it removed. */
   async sweepOnce(): Promise<number> {
     const requestId = `deleted-forms-sweep-${randomUUID()}`;
     let removed = 0;

@@ -1,5 +1,6 @@
-import { RepeatingTask, type Logger } from '@formcast/platform';
+import type { Logger } from '@formcast/platform';
 import type { DeliveryStore } from '../store';
+import { Sweep } from './sweep';
 
 export interface RetentionSweepOptions {
   /** How long an ended delivery is kept after it ended. */
@@ -21,9 +22,7 @@ const day = 24 * 60 * 60 * 1000;
  * loop free between two, until a batch comes back short. Replicas may sweep at once: each
  * batch deletes only what is still ended and old, so they only share the work.
  */
-export class RetentionSweep {
-  private readonly task: RepeatingTask;
-  private stopped = false;
+export class RetentionSweep extends Sweep {
   private readonly batchSize: number;
   private readonly now: () => number;
 
@@ -31,27 +30,12 @@ export class RetentionSweep {
     private readonly store: DeliveryStore,
     private readonly options: RetentionSweepOptions,
   ) {
+    super(options.intervalMs, (error) => options.logger.warn({ err: error }, 'could not remove old deliveries; will try at the next sweep'));
     this.batchSize = options.batchSize ?? 500;
     this.now = options.now ?? Date.now;
-    this.task = new RepeatingTask(() => this.sweepOnce(), {
-      intervalMs: options.intervalMs,
-      failed: (error) => options.logger.warn({ err: error }, 'could not remove old deliveries; will try at the next sweep'),
-    });
   }
 
-  /** The first sweep after one interval, then one every interval (each after the last ended). */
-  start(): void {
-    this.stopped = false;
-    this.task.start();
-  }
-
-  /** No more sweeps; waits for the one under way (it stops after its current batch). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.task.stop();
-  }
-
-  /** One sweep now; resolves with how many deliveries it removed. */
+  /** One sweep now (a stop ends it after its current batch); resolves with how many deliveries it removed. */
   async sweepOnce(): Promise<number> {
     const endedBefore = this.now() - this.options.retentionMs;
     let removed = 0;
