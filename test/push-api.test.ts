@@ -169,4 +169,37 @@ describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
       timeoutMs: 3000,
     });
   });
+
+  it("withdraws a deleted device's outstanding oneshots: the organization's listings stop showing them, another device's stay", async () => {
+    const gone = await enrollDevice(sys.api, sys.org);
+    const staying = await enrollDevice(sys.api, sys.org);
+    const push = async (device: TestDevice) => {
+      const res = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: sys.template.namespace, payload: {} });
+      expect(res.status).toBe(202);
+      return res.json().oneshot_list[0].id as number;
+    };
+    const goneIds = [await push(gone), await push(gone)];
+    const stayingId = await push(staying);
+    const listed = async () => {
+      const oneshots = (await sys.api.get(`/organizations/${sys.org.orgId}/oneshots.json`, { token: sys.org.token })).json() as Array<{ id: number }>;
+      const dispatches = (await sys.api.get('/api/v3/organization_dispatches.json', { token: sys.org.token })).json() as { dispatches: Array<{ id: number }> };
+      return { oneshots: oneshots.map((o) => o.id), dispatches: dispatches.dispatches.map((d) => d.id) };
+    };
+    const before = await listed();
+    for (const id of [...goneIds, stayingId]) {
+      expect(before.oneshots).toContain(id);
+      expect(before.dispatches).toContain(id);
+    }
+
+    expect((await sys.api.delete(`/organizations/${sys.org.orgId}/devices/${gone.id}`, { token: sys.org.token })).status).toBe(200);
+    const after = await waitFor(async () => {
+      const now = await listed();
+      return goneIds.some((id) => now.oneshots.includes(id) || now.dispatches.includes(id)) ? undefined : now;
+    }, { timeoutMs: 5000, description: "the deleted device's oneshots withdrawn" });
+    expect(after.oneshots).toContain(stayingId);
+    expect(after.dispatches).toContain(stayingId);
+    // Ended, as a revoked dispatch is: shown by its id (any state), no longer revocable.
+    expect((await sys.api.get(`/api/v3/dispatches/${goneIds[0]}.json`, { token: sys.org.token })).status).toBe(200);
+    expect((await sys.api.delete(`/api/v3/dispatches/${goneIds[0]}.json`, { token: sys.org.token })).status).toBe(404);
+  });
 });

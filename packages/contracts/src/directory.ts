@@ -308,6 +308,8 @@ export const directoryEvents = {
   formChanged: 'directory.form.changed',
   /** After `formChanged`, when the change was the form's deletion: its dependants (delivery's destinations) go too. */
   formDeleted: 'directory.form.deleted',
+  /** After `deviceChanged`, when the change was the device's deletion: its outstanding oneshots are withdrawn. */
+  deviceDeleted: 'directory.device.deleted',
   tokenRevoked: 'directory.token.revoked',
 } as const;
 
@@ -315,6 +317,9 @@ export const directoryEvents = {
 export const deviceChangedPayload = z.object({ orgId: id, deviceId: id, identifier: z.string() });
 /** A template was replaced or deleted. */
 export const formChangedPayload = z.object({ orgId: id, formId: id, namespace: z.string() });
+/** A device was deleted. */
+export const deviceDeletedPayload = z.object({ orgId: id, deviceId: id });
+export type DeviceDeletedPayload = z.infer<typeof deviceDeletedPayload>;
 /** A form was deleted. */
 export const formDeletedPayload = z.object({ orgId: id, formId: id });
 export type FormDeletedPayload = z.infer<typeof formDeletedPayload>;

@@ -14,6 +14,7 @@ import { listDeviceDispatches } from './handlers/list-device-dispatches';
 import { listOrganizationDispatches } from './handlers/list-organization-dispatches';
 import { revokeDispatch } from './handlers/revoke-dispatch';
 import { deviceChanged, formChanged } from './handlers/directory-changed';
+import { deviceDeleted } from './handlers/device-deleted';
 import { findOutstandingOneshot } from './handlers/find-outstanding-oneshot';
 import { listDeviceOneshots } from './handlers/list-device-oneshots';
 import { listFormSubmissions } from './handlers/list-form-submissions';
@@ -59,8 +60,9 @@ export const commandHandlers = handlersByName<typeof commands, PushDeps>(command
   getSubmissionImage,
 });
 
-/** The directory's changes that reach the push service's cache of devices and forms. */
+/** The directory's changes that reach the push service: its cache of devices and forms, and a deleted device's oneshots. */
 export const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {
   [directoryEvents.deviceChanged]: deviceChanged,
   [directoryEvents.formChanged]: formChanged,
+  [directoryEvents.deviceDeleted]: deviceDeleted,
 };

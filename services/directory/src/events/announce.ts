@@ -39,6 +39,10 @@ export const announceFormChanged = (to: Announcer, { orgId, id, namespace }: For
 export const announceTokenRevoked = (to: Announcer, orgId: number, tokenId: number, requestId?: string) =>
   announce(to, directoryEvents.tokenRevoked, { orgId, tokenId }, requestId);
 
+/** A device was deleted: push withdraws what was still outstanding on it. */
+export const announceDeviceDeleted = (to: Announcer, { orgId, id }: Device, requestId?: string) =>
+  announce(to, directoryEvents.deviceDeleted, { orgId, deviceId: id }, requestId);
+
 /** A form was deleted: what hangs off it elsewhere (delivery's destinations) goes too. */
 export const announceFormDeleted = (to: Announcer, { orgId, id }: Form, requestId?: string) =>
   announce(to, directoryEvents.formDeleted, { orgId, formId: id }, requestId);
