@@ -8,5 +8,6 @@ export * from './running-service';
 export * from './heap-growth';
 export * from './all-in-order';
 export * from './repeating-task';
+export * from './sweep';
 export * from './bounded-cache';
 export * from './expiring-cache';

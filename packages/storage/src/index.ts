@@ -1,6 +1,7 @@
 export * from './sqlite';
 export * from './sqlite-file-modes';
 export * from './sqlite-counter';
+export * from './distinct-runs';
 export * from './mongo';
 export * from './mongo-doc';
 export * from './mongo-store';

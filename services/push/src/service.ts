@@ -1,12 +1,14 @@
 import { registerServiceHandlers, type Bus } from '@formcast/bus';
 import { runningService, type ServiceStarter } from '@formcast/platform';
 import { storeSettingsOf } from '@formcast/storage';
+import { deviceExists } from './directory-cache/device-exists';
 import { DirectoryLookup } from './directory-cache/directory-lookup';
 import type { PushDeps } from './handlers/deps';
 import { commandHandlers, eventHandlers } from './handler-table';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { DispatchRelease } from './release/dispatch-release';
 import { openPushStore } from './store/open-push-store';
+import { DeletedDevicesSweep } from './sweeps/deleted-devices-sweep';
 
 export const pushServiceName = 'push';
 
@@ -18,8 +20,8 @@ export function registerPushService(bus: Bus, deps: PushDeps): void {
 const directoryCacheTtlMs = 10_000;
 
 /**
- * The push service on its settings' store, with its outbox relay and the release of
- * scheduled dispatches. `clock`: the time for what compares with scheduled times (tests
+ * The push service on its settings' store, with its outbox relay, the release of scheduled
+ * dispatches and the sweep for oneshots of deleted devices. `clock`: the time for what compares with scheduled times (tests
  * give their own); the system clock unless given.
  */
 export function pushServiceStarter(options: { clock?: () => Date } = {}): ServiceStarter<Bus> {
@@ -37,9 +39,15 @@ export function pushServiceStarter(options: { clock?: () => Date } = {}): Servic
       release.wake();
     };
     registerPushService(bus, { store, directory, eventsWritten, clock: options.clock, maxOutstandingPerDevice: settings.PUSH_MAX_OUTSTANDING_PER_DEVICE });
+    const deletedDevices = new DeletedDevicesSweep(
+      { store, eventsWritten },
+      (orgId, deviceId, requestId) => deviceExists(directory, orgId, deviceId, requestId),
+      { intervalMs: settings.PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS, logger: logger.child({ component: 'push-deleted-devices' }) },
+    );
     relay.start();
     release.start();
-    return runningService(pushServiceName, () => store.ping(), [() => release.stop(), () => relay.stop(), () => store.close()]);
+    deletedDevices.start();
+    return runningService(pushServiceName, () => store.ping(), [() => deletedDevices.stop(), () => release.stop(), () => relay.stop(), () => store.close()]);
   };
 }
 

@@ -1,4 +1,4 @@
-import { isMongoDuplicateKey, nextMongoId } from '@formcast/storage';
+import { distinctRuns, isMongoDuplicateKey, nextMongoId } from '@formcast/storage';
 import type { ClientSession } from 'mongoose';
 import type { DestinationHealthChange } from '../domain/attempt-outcome';
 import type { Destination, DestinationChange, NewDestination, SubmissionTarget } from '../domain/records';
@@ -188,12 +188,7 @@ export class MongoDestinations extends MongoDeliveryPart implements DestinationS
       .sort({ orgId: 1, formId: 1, _id: 1 })
       .limit(limit)
       .lean<FormRef[]>();
-    const forms: FormRef[] = [];
-    for (const { orgId, formId } of docs) {
-      const last = forms[forms.length - 1];
-      if (!last || last.orgId !== orgId || last.formId !== formId) forms.push({ orgId, formId });
-    }
-    return forms;
+    return distinctRuns(docs, (a, b) => a.orgId === b.orgId && a.formId === b.formId).map(({ orgId, formId }) => ({ orgId, formId }));
   }
 
   async activeDestinations(orgId: number, formId: number): Promise<SubmissionTarget[]> {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@formcast/platform';
+import { Sweep, type Logger } from '@formcast/platform';
 import type { FormLookup } from '../directory/form-lookup';
 import type { DeliveryStore, FormRef } from '../store';
-import { Sweep } from './sweep';
 
 export interface DeletedFormsSweepOptions {
   /** Time between two sweeps. */

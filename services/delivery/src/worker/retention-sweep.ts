@@ -1,6 +1,5 @@
-import type { Logger } from '@formcast/platform';
+import { Sweep, type Logger } from '@formcast/platform';
 import type { DeliveryStore } from '../store';
-import { Sweep } from './sweep';
 
 export interface RetentionSweepOptions {
   /** How long an ended delivery is kept after it ended. */

@@ -13,8 +13,9 @@ export interface Announcer {
  * Tells other services that something of an organization changed, after the change is
  * stored. Best effort, by design: most only invalidate caches, which also expire on their
  * own (see docs/architecture.md), so a lost announcement costs staleness, never data. The
- * one with an effect on data, form.deleted, has a backstop: delivery's deleted-forms sweep
- * finds the form gone within DELIVERY_SWEEP_INTERVAL_MS.
+ * two with an effect on data have a backstop: delivery's deleted-forms sweep finds a deleted
+ * form within DELIVERY_SWEEP_INTERVAL_MS, push's deleted-devices sweep a deleted device
+ * within PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS.
  */
 async function announce<P extends { orgId: number }>(
   { bus, logger }: Announcer,

@@ -1,4 +1,4 @@
-import { isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
+import { distinctRuns, isMongoDuplicateKey, MongoStore, nextMongoId } from '@formcast/storage';
 import type { Envelope } from '@formcast/contracts';
 import { loadMongoIdempotency, type IdempotencyStore, type MongoKeyCollection } from '@formcast/idempotency';
 import { AppError } from '@formcast/platform';
@@ -26,7 +26,7 @@ import {
 import { MongoSubmissionImages } from './mongo-submission-images';
 import { oneshotWrites } from './oneshot-changes';
 import type { SubmissionImageStore } from './submission-image-store';
-import type { CreateKey, KeyedCreate, ListWindow, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
+import type { CreateKey, DeviceRef, KeyedCreate, ListWindow, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
 import {
   answerOf,
   answerOneshot,
@@ -282,6 +282,18 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
   async countOutstanding(orgId: number, deviceId: number): Promise<number> {
     await this.ready;
     return this.models.Oneshot.countDocuments({ orgId, deviceId, state: 'outstanding' });
+  }
+
+  async devicesWithOutstanding(after: DeviceRef | undefined, limit: number): Promise<DeviceRef[]> {
+    await this.ready;
+    const from = after ? { $or: [{ orgId: { $gt: after.orgId } }, { orgId: after.orgId, deviceId: { $gt: after.deviceId } }] } : {};
+    // oneshots: { orgId, deviceId, state, _id }, state read from the index. `limit` oneshots
+    // give at least one device; the last may have more past the page, which the next skips.
+    const docs = await this.models.Oneshot.find({ ...from, state: 'outstanding' }, { _id: 0, orgId: 1, deviceId: 1 })
+      .sort({ orgId: 1, deviceId: 1 })
+      .limit(limit)
+      .lean<DeviceRef[]>();
+    return distinctRuns(docs, (a, b) => a.orgId === b.orgId && a.deviceId === b.deviceId).map(({ orgId, deviceId }) => ({ orgId, deviceId }));
   }
 
   async listDue(now: string, limit: number): Promise<DispatchSummary[]> {

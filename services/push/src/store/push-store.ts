@@ -1,6 +1,12 @@
 import type { Envelope } from '@formcast/contracts';
 
 /** Part of a listing: ids above `afterId` (default 0), `offset` of them passed over (default 0), at most `limit` (default: all). */
+/** A device of an organization, as oneshots name it. */
+export interface DeviceRef {
+  orgId: number;
+  deviceId: number;
+}
+
 export interface ListWindow {
   afterId?: number;
   offset?: number;
@@ -176,6 +182,13 @@ export interface PushStore extends ServiceStore {
    * than the create's own writes).
    */
   countOutstanding(orgId: number, deviceId: number): Promise<number>;
+  /**
+   * The devices that have outstanding dispatches (released or not), once each, ascending by
+   * organization then device, at most `limit`, after `after` when given: how the
+   * deleted-devices sweep walks them. A page may hold fewer than `limit` while more follow;
+   * only an empty page is the end.
+   */
+  devicesWithOutstanding(after: DeviceRef | undefined, limit: number): Promise<DeviceRef[]>;
   /** Outstanding, unreleased and scheduled at or before `now`, any organization, earliest first, at most `limit`; no payloads. */
   listDue(now: string, limit: number): Promise<DispatchSummary[]>;
 

@@ -7,7 +7,7 @@ import type { SubmissionPage, SubmissionQuery } from '../domain/submission-query
 import type { SubmissionLoaded, SubmissionOutcome } from '../domain/submission-rules';
 import { CommandWindow, type CommandWindowOptions } from './command-window';
 import { oneshotWrites } from './oneshot-changes';
-import type { CreateKey, KeyedCreate, ListWindow, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
+import type { CreateKey, DeviceRef, KeyedCreate, ListWindow, OutboxBacklog, OutboxEntry, PushStore, SubmissionEvents, SubmissionKey, SubmissionKeys, Transition } from './push-store';
 import {
   answerOf,
   answerOneshot,
@@ -250,6 +250,18 @@ export class SqlitePushStore implements PushStore {
   async countOutstanding(orgId: number, deviceId: number): Promise<number> {
     // Kept by triggers (migration 9): one row, not a count of the device's outstanding ones.
     return this.sql.get<{ total: number }>('SELECT total FROM outstanding_per_device WHERE org_id = ? AND device_id = ?', orgId, deviceId)?.total ?? 0;
+  }
+
+  async devicesWithOutstanding(after: DeviceRef | undefined, limit: number): Promise<DeviceRef[]> {
+    const start = after ?? { orgId: -1, deviceId: -1 };
+    // The trigger-kept counts (migration 9), on their primary key: no oneshot row is read.
+    return this.sql.all<DeviceRef>(
+      `SELECT org_id AS orgId, device_id AS deviceId FROM outstanding_per_device
+       WHERE total > 0 AND (org_id, device_id) > (?, ?) ORDER BY org_id, device_id LIMIT ?`,
+      start.orgId,
+      start.deviceId,
+      limit,
+    );
   }
 
   async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity, offset = 0): AsyncIterable<OneshotSummary> {

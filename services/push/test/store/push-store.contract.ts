@@ -1270,6 +1270,29 @@ export function describePushStoreContract(
         expect(await store.countOutstanding(orgB, deviceY)).toBe(0);
       });
 
+      it('devicesWithOutstanding: the devices with outstanding dispatches (scheduled ones too), once each, by organization then device, a page at a time', async () => {
+        await createMany(3);
+        await createOne({ deviceId: deviceY });
+        await scheduled(inAnHour(), { orgId: orgB });
+        const ended = await createOne({ orgId: orgB, deviceId: deviceY });
+        await revoke(orgB, deviceY, ended.id, revoked(), nextCommandId());
+        const walked: Array<{ orgId: number; deviceId: number }> = [];
+        for (let after: { orgId: number; deviceId: number } | undefined, pages = 0; pages < 10; pages += 1) {
+          const page = await store.devicesWithOutstanding(after, 2);
+          expect(page.length).toBeLessThanOrEqual(2);
+          if (page.length === 0) break;
+          walked.push(...page);
+          after = page[page.length - 1];
+        }
+        const expected = [
+          { orgId: orgA, deviceId: deviceX },
+          { orgId: orgA, deviceId: deviceY },
+          { orgId: orgB, deviceId: deviceX },
+        ].sort((a, b) => a.orgId - b.orgId || a.deviceId - b.deviceId);
+        expect(walked).toEqual(expected);
+        expect(await store.devicesWithOutstanding(expected[0], 10)).toEqual(expected.slice(1));
+      });
+
       it('listDue: the unreleased outstanding ones whose time has come, any organization, earliest first', async () => {
         const soon = new Date(Date.now() + 60_000).toISOString();
         const latest = await scheduled(inTwoHours());

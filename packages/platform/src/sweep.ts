@@ -1,8 +1,9 @@
-import { RepeatingTask } from '@formcast/platform';
+import { RepeatingTask } from './repeating-task';
 
 /**
- * A sweep on a timer in the delivery process: the first after one interval, then one every
- * interval, each after the last ended. `stopped` tells a sweep under way to end early.
+ * A sweep on a timer (delivery's retention and deleted forms, push's deleted devices): the
+ * first after one interval, then one every interval, each after the last ended. `stopped`
+ * tells a sweep under way to end early.
  */
 export abstract class Sweep {
   private readonly task: RepeatingTask;
