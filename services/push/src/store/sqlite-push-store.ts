@@ -1,5 +1,4 @@
 import { closeSqlite, nextSqliteId, openSqlite, SqliteQueries, type SqliteDatabase } from '@formcast/storage';
-import type { Envelope } from '@formcast/contracts';
 import { SqliteIdempotencyStore, SqliteKeyTable, type IdempotencyStore } from '@formcast/idempotency';
 import type { OneshotEventFactory } from '../domain/oneshot-events';
 import type { DispatchPage, DispatchSummary, NewOneshot, Oneshot, OneshotSummary, Submission } from '../domain/records';
@@ -19,6 +18,8 @@ import {
 } from './recorded-answers';
 import { pushMigrations } from './sqlite-migrations';
 import { SqliteImageWaits } from './sqlite-image-waits';
+import { SqlitePushOutbox } from './sqlite-push-outbox';
+import { SqliteSubmissionReads } from './sqlite-submission-reads';
 import { SqliteSubmissionImages } from './sqlite-submission-images';
 import type { SubmissionImageStore } from './submission-image-store';
 
@@ -30,17 +31,9 @@ const oneshotColumns = `id, org_id AS orgId, device_id AS deviceId, device_ident
   template_namespace AS templateNamespace, namespace, name, description, payload, state, created_at AS createdAt, updated_at AS updatedAt,
   form_version AS formVersion, scheduled_at AS scheduledAt, released_at AS releasedAt, location, address, geofence_radius AS geofenceRadius`;
 const dispatchColumns = oneshotColumns.replace(' payload,', '');
-const submissionColumns = `id, org_id AS orgId, device_id AS deviceId, device_identifier AS deviceIdentifier, device_owner AS deviceOwner,
-  form_id AS formId, form_namespace AS formNamespace, form_name AS formName, form_version AS formVersion, oneshot_id AS oneshotId,
-  client_submission_id AS clientSubmissionId, answers, submitted_at AS submittedAt, received_at AS receivedAt`;
 const summaryColumns = 'id, org_id AS orgId, device_id AS deviceId, name, description, namespace';
 
 const toOneshot = ({ payload, ...fields }: Row<Oneshot, 'payload'>): Oneshot => ({ ...fields, payload: JSON.parse(payload) as Oneshot['payload'] });
-const toSubmission = ({ answers, ...fields }: Row<Submission, 'answers'>): Submission => ({
-  ...fields,
-  answers: JSON.parse(answers) as Submission['answers'],
-});
-
 const defaultPageSize = 500;
 
 export interface SqlitePushStoreOptions extends CommandWindowOptions {
@@ -65,7 +58,8 @@ export class SqlitePushStore implements PushStore {
   readonly keys: IdempotencyStore;
   readonly images: SubmissionImageStore;
   private readonly imageWaits: SqliteImageWaits;
-  private eventCommitted: ((entry: OutboxEntry) => void) | null = null;
+  private readonly outbox: SqlitePushOutbox;
+  private readonly submissions: SqliteSubmissionReads;
 
   constructor(file: string, options: SqlitePushStoreOptions = {}) {
     this.db = openSqlite(file, pushMigrations);
@@ -74,7 +68,9 @@ export class SqlitePushStore implements PushStore {
     this.commandWindow = new CommandWindow(options);
     this.keyTable = new SqliteKeyTable(this.sql);
     this.keys = new SqliteIdempotencyStore(this.sql);
-    this.imageWaits = new SqliteImageWaits(this.sql, (event) => this.appendEvent(event));
+    this.outbox = new SqlitePushOutbox(this.sql);
+    this.submissions = new SqliteSubmissionReads(this.sql);
+    this.imageWaits = new SqliteImageWaits(this.sql, (event) => this.outbox.append(event));
     this.images = new SqliteSubmissionImages(this.sql, this.imageWaits);
   }
 
@@ -137,7 +133,7 @@ export class SqlitePushStore implements PushStore {
     return this.once(commandId, answerSubmission(this, keys.orgId), () => {
       const { orgId, deviceId, oneshotId, clientSubmissionId } = keys;
       const oneshot = oneshotId === null ? null : this.load(orgId, oneshotId);
-      const earlier = clientSubmissionId === null ? null : this.loadSubmission(orgId, { deviceId, clientSubmissionId });
+      const earlier = clientSubmissionId === null ? null : this.submissions.find(orgId, { deviceId, clientSubmissionId });
       const outcome = transition({ oneshot, earlier });
       if ('repeated' in outcome) return outcome.repeated;
       const submission: Submission = { id: nextSqliteId(this.db, 'submissions'), ...outcome.submission };
@@ -159,49 +155,19 @@ export class SqlitePushStore implements PushStore {
   }
 
   async getSubmission(orgId: number, submissionId: number) {
-    const row = this.sql.get<Row<Submission, 'answers'>>(`SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND id = ?`, orgId, submissionId);
-    return row ? toSubmission(row) : null;
+    return this.submissions.get(orgId, submissionId);
   }
 
   async getSubmissions(orgId: number, submissionIds: number[]): Promise<Submission[]> {
-    return this.sql
-      .all<Row<Submission, 'answers'>>(
-        `SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-        orgId,
-        JSON.stringify(submissionIds),
-      )
-      .map(toSubmission);
+    return this.submissions.getMany(orgId, submissionIds);
   }
 
   async findSubmission(orgId: number, key: SubmissionKey) {
-    return this.loadSubmission(orgId, key);
+    return this.submissions.find(orgId, key);
   }
 
   async listSubmissions(orgId: number, query: SubmissionQuery): Promise<SubmissionPage<Submission>> {
-    const filters = ['org_id = @orgId', 'form_id = @formId'];
-    if (query.deviceIdentifier !== undefined) filters.push('device_identifier = @deviceIdentifier');
-    if (query.submittedAfter !== undefined) filters.push('submitted_at > @submittedAfter');
-    if (query.submittedBefore !== undefined) filters.push('submitted_at < @submittedBefore');
-    if (query.submittedFrom !== undefined) filters.push('submitted_at >= @submittedFrom');
-    if (query.submittedTo !== undefined) filters.push('submitted_at <= @submittedTo');
-    // The ids as one JSON array parameter: one statement shape whatever their number.
-    if (query.ids !== undefined) filters.push('id IN (SELECT value FROM json_each(@idList))');
-    // Any text leaf of the answers (subforms, groups' rows); lower() folds ASCII only, as LIKE would.
-    if (query.search !== undefined) {
-      filters.push(`EXISTS (SELECT 1 FROM json_tree(form_submissions.answers) WHERE json_tree.type = 'text' AND instr(lower(json_tree.value), lower(@search)) > 0)`);
-    }
-    const where = filters.join(' AND ');
-    const { searchPaths: _paths, ids, ...rest } = query;
-    const parameters = { ...rest, orgId, idList: JSON.stringify(ids ?? []) };
-    // Both reads at one instant: the count and the page see the same submissions.
-    return this.sql.read(() => {
-      const { total } = this.sql.get<{ total: number }>(`SELECT count(*) AS total FROM form_submissions WHERE ${where}`, parameters)!;
-      const rows = this.sql.all<Row<Submission, 'answers'>>(
-        `SELECT ${submissionColumns} FROM form_submissions WHERE ${where} ORDER BY id LIMIT @limit OFFSET @offset`,
-        parameters,
-      );
-      return { total, submissions: rows.map(toSubmission) };
-    });
+    return this.submissions.list(orgId, query);
   }
 
   async listOutstandingForDevice(orgId: number, deviceId: number, window?: ListWindow) {
@@ -282,58 +248,16 @@ export class SqlitePushStore implements PushStore {
     }
   }
 
-  /**
-   * Fair across organizations: the organizations with events waiting (a skip scan of the
-   * outbox_by_org index, one seek each), then each one's oldest, an equal share of `limit`
-   * (at least one), the batch filled up with the oldest of the rest, in seq order; so one organization's backlog never holds up another's
-   * newer events for more than a batch. Each organization's events keep their order. Fewer
-   * than `limit` waiting, all of them, oldest first: the walk only when there is a choice.
-   */
   async unpublishedEvents(limit: number): Promise<OutboxEntry[]> {
-    // The usual case (the relay is woken by each write): a few events, one read (issue 24: the
-    // walk every time was 5% of an embedded push's CPU).
-    const oldest = this.sql.all<{ seq: number; event: string }>('SELECT seq, event FROM outbox ORDER BY seq LIMIT ?', limit);
-    if (oldest.length < limit) return toOutboxEntries(oldest);
-    const organizations = this.sql
-      .all<{ org: number }>(
-        `WITH RECURSIVE waiting(org) AS (
-           SELECT min(org_id) FROM outbox
-           UNION ALL
-           SELECT (SELECT min(org_id) FROM outbox WHERE org_id > waiting.org) FROM waiting WHERE waiting.org IS NOT NULL
-         )
-         SELECT org FROM waiting WHERE org IS NOT NULL LIMIT ?`,
-        limit,
-      )
-      .map((row) => row.org);
-    if (organizations.length <= 1) return toOutboxEntries(oldest);
-    const share = Math.max(1, Math.floor(limit / organizations.length));
-    const oldestOf = this.sql.statement('SELECT seq, event FROM outbox WHERE org_id = ? ORDER BY seq LIMIT ?');
-    const rows = organizations.flatMap((org) => oldestOf.all(org, share) as Array<{ seq: number; event: string }>);
-    // The batch filled up with the oldest of the rest: a batch shorter than `limit` still means all there was (the relay reads it so).
-    if (rows.length < limit) {
-      const taken = JSON.stringify(rows.map((row) => row.seq));
-      rows.push(
-        ...this.sql.all<{ seq: number; event: string }>(
-          'SELECT seq, event FROM outbox WHERE seq NOT IN (SELECT value FROM json_each(?)) ORDER BY seq LIMIT ?',
-          taken,
-          limit - rows.length,
-        ),
-      );
-    }
-    rows.sort((a, b) => a.seq - b.seq);
-    return toOutboxEntries(rows);
+    return this.outbox.unpublished(limit);
   }
 
   async markPublished(seqs: number[]): Promise<void> {
-    // Grouped with the writes of this turn: a commit of its own would cost as much as theirs.
-    await this.sql.writeGrouped(() => this.sql.run('DELETE FROM outbox WHERE seq IN (SELECT value FROM json_each(?))', JSON.stringify(seqs)));
+    await this.outbox.markPublished(seqs);
   }
 
   async outboxBacklog(): Promise<OutboxBacklog> {
-    const row = this.sql.statement(
-      "SELECT count(*) AS count, (SELECT json_extract(event, '$.occurredAt') FROM outbox ORDER BY seq LIMIT 1) AS oldest FROM outbox",
-    ).get() as { count: number; oldest: string | null };
-    return { count: row.count, oldestOccurredAt: row.oldest };
+    return this.outbox.backlog();
   }
 
   async ping(): Promise<void> {
@@ -386,7 +310,7 @@ export class SqlitePushStore implements PushStore {
          @name, @description, @payload, @state, @createdAt, @updatedAt, @formVersion, @scheduledAt, @releasedAt, @location, @address, @geofenceRadius)`,
       { ...created, payload: JSON.stringify(created.payload) },
     );
-    this.appendEvent(event(created));
+    this.outbox.append(event(created));
     return created;
   }
 
@@ -405,19 +329,6 @@ export class SqlitePushStore implements PushStore {
   private load(orgId: number, id: number): Oneshot | null {
     const row = this.sql.get<Row<Oneshot, 'payload'>>(`SELECT ${oneshotColumns} FROM oneshots WHERE org_id = ? AND id = ?`, orgId, id);
     return row ? toOneshot(row) : null;
-  }
-
-  private loadSubmission(orgId: number, key: SubmissionKey): Submission | null {
-    const row =
-      'oneshotId' in key
-        ? this.sql.get<Row<Submission, 'answers'>>(`SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND oneshot_id = ?`, orgId, key.oneshotId)
-        : this.sql.get<Row<Submission, 'answers'>>(
-            `SELECT ${submissionColumns} FROM form_submissions WHERE org_id = ? AND device_id = ? AND client_submission_id = ?`,
-            orgId,
-            key.deviceId,
-            key.clientSubmissionId,
-          );
-    return row ? toSubmission(row) : null;
   }
 
   /** `releasedOnly`: those the device knows of (not the dispatches scheduled for later); `limit`: the first that many. */
@@ -442,19 +353,12 @@ export class SqlitePushStore implements PushStore {
          WHERE org_id = @orgId AND id = @id`,
         { ...changes, payload: changes.payload === undefined ? null : JSON.stringify(changes.payload), orgId: oneshot.orgId, id: oneshot.id },
       );
-      this.appendEvent(event(oneshot));
+      this.outbox.append(event(oneshot));
     }
   }
 
-  private appendEvent(event: Envelope | null): void {
-    if (event === null) return;
-    const { lastInsertRowid } = this.sql.statement('INSERT INTO outbox (event, org_id) VALUES (?, ?)').run(JSON.stringify(event), event.orgId ?? 0);
-    const listener = this.eventCommitted;
-    if (listener) this.sql.afterCommit(() => listener({ seq: Number(lastInsertRowid), event }));
-  }
-
   onEventCommitted(listener: (entry: OutboxEntry) => void): void {
-    this.eventCommitted = listener;
+    this.outbox.onCommitted(listener);
   }
 }
 
@@ -462,6 +366,3 @@ function throwMissing(oneshotId: number): never {
   throw recordedMissing('Oneshot', oneshotId);
 }
 
-function toOutboxEntries(rows: Array<{ seq: number; event: string }>): OutboxEntry[] {
-  return rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.event) as Envelope }));
-}
