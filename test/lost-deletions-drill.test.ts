@@ -16,8 +16,8 @@ import { useStartedSystem } from './support/use-system';
  * over RabbitMQ about every record it holds for a form or a device:
  * - a form's `directory.form.deleted`: delivery removes the form's destinations (the embedded
  *   mode's case: services/delivery/test/service.test.ts);
- * - a device's `directory.device.deleted`: push revokes its outstanding oneshots (embedded:
- *   services/push/test/deleted-devices.test.ts).
+ * - a device's `directory.device.deleted`, and a form's `directory.form.deleted`: push revokes
+ *   their outstanding oneshots (embedded: services/push/test/deletions.test.ts).
  * On SQLite only (the form's drill reads the delivery service's file).
  */
 
@@ -72,7 +72,7 @@ describeDrill('a deletion whose announcement was lost', () => {
       startDistributed({
         services: ['directory', 'delivery', 'push'],
         adminToken,
-        env: { DELIVERY_SWEEP_INTERVAL_MS: '300', PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS: '300' },
+        env: { DELIVERY_SWEEP_INTERVAL_MS: '300', PUSH_DELETIONS_SWEEP_INTERVAL_MS: '300' },
       }),
     { hookTimeoutMs: drillTimeoutMs },
   );
@@ -124,5 +124,22 @@ describeDrill('a deletion whose announcement was lost', () => {
     });
     await waitFor(async () => !(await outstandingDevices()).includes(gone.id), { timeoutMs: 30_000, description: "the deleted device's oneshots revoked by the sweep" });
     expect(await outstandingDevices()).toEqual([staying.id]);
+  }, drillTimeoutMs);
+
+  it("loses its form.deleted while push is stopped: push, started again, revokes the form's outstanding oneshots, and keeps another form's", async () => {
+    const org = await createOrganization(sys.api, sys.adminToken);
+    const deleted = await createTemplate(sys.api, org);
+    const kept = await createTemplate(sys.api, org, { type: 'root', title: 'Kept', children: [{ identifier: 'note', type: 'text' }] });
+    const device = await enrollDevice(sys.api, org);
+    for (const template of [deleted, deleted, kept]) expect((await pushJson(sys.api, org, device.identifier, { form_namespace: template.namespace, payload: {} })).status).toBe(202);
+    const outstandingForms = async () =>
+      ((await sys.api.get(`/organizations/${org.orgId}/oneshots.json`, { token: org.token })).json() as Array<{ namespace: string }>).map((o) => o.namespace.split('?')[0]).sort();
+
+    // push hears form.changed (its cache), then form.deleted.
+    await withAnnouncementsLost(sys, 'push', 2, async () => {
+      expect((await sys.api.delete(`/organizations/${org.orgId}/forms/${deleted.id}`, { token: org.token })).status).toBe(200);
+    });
+    await waitFor(async () => !(await outstandingForms()).includes(deleted.namespace), { timeoutMs: 30_000, description: "the deleted form's oneshots revoked by the sweep" });
+    expect(await outstandingForms()).toEqual([kept.namespace]);
   }, drillTimeoutMs);
 });

@@ -170,6 +170,33 @@ describe.each(systemModes)('Push API: oneshots (%s)', (mode) => {
     });
   });
 
+  it("withdraws a deleted form's outstanding oneshots, which no device could submit any more: gone from the listings, another form's stay", async () => {
+    const first = await enrollDevice(sys.api, sys.org);
+    const second = await enrollDevice(sys.api, sys.org);
+    const doomed = await createTemplate(sys.api, sys.org, { type: 'root', title: 'Doomed', children: [{ identifier: 'a', type: 'text' }] });
+    const push = async (device: TestDevice, namespace: string) => {
+      const res = await pushJson(sys.api, sys.org, device.identifier, { form_namespace: namespace, payload: {} });
+      expect(res.status).toBe(202);
+      return res.json().oneshot_list[0].id as number;
+    };
+    const doomedIds = [await push(first, doomed.namespace), await push(first, doomed.namespace), await push(second, doomed.namespace)];
+    const kept = [await push(first, sys.template.namespace), await push(second, sys.template.namespace)];
+    const deviceSees = async (device: TestDevice) =>
+      ((await sys.api.get('/device/oneshots', { bearer: device.secret })).json() as { oneshots: Array<{ id: number }> }).oneshots.map((o) => o.id);
+    expect(await deviceSees(first)).toEqual(expect.arrayContaining([doomedIds[0], doomedIds[1], kept[0]]));
+
+    expect((await sys.api.delete(`/organizations/${sys.org.orgId}/forms/${doomed.id}`, { token: sys.org.token })).status).toBe(200);
+    const listed = await waitFor(async () => {
+      const ids = ((await sys.api.get(`/organizations/${sys.org.orgId}/oneshots.json`, { token: sys.org.token })).json() as Array<{ id: number }>).map((o) => o.id);
+      return doomedIds.some((id) => ids.includes(id)) ? undefined : ids;
+    }, { timeoutMs: 5000, description: "the deleted form's oneshots withdrawn" });
+    expect(listed).toEqual(expect.arrayContaining(kept));
+    expect(await deviceSees(first)).not.toContain(doomedIds[0]);
+    expect(await deviceSees(first)).toContain(kept[0]);
+    expect(await deviceSees(second)).toEqual(expect.arrayContaining([kept[1]]));
+    expect(await deviceSees(second)).not.toContain(doomedIds[2]);
+  });
+
   it("withdraws a deleted device's outstanding oneshots: the organization's listings stop showing them, another device's stay", async () => {
     const gone = await enrollDevice(sys.api, sys.org);
     const staying = await enrollDevice(sys.api, sys.org);

@@ -140,10 +140,11 @@ export const settingsSchema = z.object({
   /** PUSH_RELEASE_INTERVAL_MS: how soon the push service looks for due scheduled dispatches after a write or a failed look (it looks at each one's time, and every 30 s with none waiting). */
   PUSH_RELEASE_INTERVAL_MS: z.coerce.number().int().min(10).max(60000).default(1000),
   /**
-   * PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS: how often a push process asks the directory about every device
-   * that has outstanding oneshots, revoking those of a device it no longer has (a lost directory.device.deleted).
+   * PUSH_DELETIONS_SWEEP_INTERVAL_MS: how often a push process asks the directory about every device and form
+   * that outstanding oneshots are of, revoking those of one it no longer has (a lost directory.device.deleted
+   * or directory.form.deleted).
    */
-  PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
+  PUSH_DELETIONS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(24 * 60 * 60 * 1000).default(15 * 60 * 1000),
   /** BODY_LIMIT_BYTES: the largest request body the gateway reads (413 above it). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   /**

@@ -15,6 +15,7 @@ import { listOrganizationDispatches } from './handlers/list-organization-dispatc
 import { revokeDispatch } from './handlers/revoke-dispatch';
 import { deviceChanged, formChanged } from './handlers/directory-changed';
 import { deviceDeleted } from './handlers/device-deleted';
+import { formDeleted } from './handlers/form-deleted';
 import { findOutstandingOneshot } from './handlers/find-outstanding-oneshot';
 import { listDeviceOneshots } from './handlers/list-device-oneshots';
 import { listFormSubmissions } from './handlers/list-form-submissions';
@@ -60,9 +61,10 @@ export const commandHandlers = handlersByName<typeof commands, PushDeps>(command
   getSubmissionImage,
 });
 
-/** The directory's changes that reach the push service: its cache of devices and forms, and a deleted device's oneshots. */
+/** The directory's changes that reach the push service: its cache of devices and forms, and the oneshots of a deleted device or form. */
 export const eventHandlers: Record<string, (deps: PushDeps) => EventHandler> = {
   [directoryEvents.deviceChanged]: deviceChanged,
   [directoryEvents.formChanged]: formChanged,
   [directoryEvents.deviceDeleted]: deviceDeleted,
+  [directoryEvents.formDeleted]: formDeleted,
 };

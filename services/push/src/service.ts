@@ -1,14 +1,13 @@
 import { registerServiceHandlers, type Bus } from '@formcast/bus';
 import { runningService, type ServiceStarter } from '@formcast/platform';
 import { storeSettingsOf } from '@formcast/storage';
-import { deviceExists } from './directory-cache/device-exists';
 import { DirectoryLookup } from './directory-cache/directory-lookup';
 import type { PushDeps } from './handlers/deps';
 import { commandHandlers, eventHandlers } from './handler-table';
 import { OutboxRelay } from './outbox/outbox-relay';
 import { DispatchRelease } from './release/dispatch-release';
 import { openPushStore } from './store/open-push-store';
-import { DeletedDevicesSweep } from './sweeps/deleted-devices-sweep';
+import { DeletionsSweep } from './sweeps/deletions-sweep';
 
 export const pushServiceName = 'push';
 
@@ -21,7 +20,7 @@ const directoryCacheTtlMs = 10_000;
 
 /**
  * The push service on its settings' store, with its outbox relay, the release of scheduled
- * dispatches and the sweep for oneshots of deleted devices. `clock`: the time for what compares with scheduled times (tests
+ * dispatches and the sweep for oneshots of deleted devices and forms. `clock`: the time for what compares with scheduled times (tests
  * give their own); the system clock unless given.
  */
 export function pushServiceStarter(options: { clock?: () => Date } = {}): ServiceStarter<Bus> {
@@ -39,15 +38,14 @@ export function pushServiceStarter(options: { clock?: () => Date } = {}): Servic
       release.wake();
     };
     registerPushService(bus, { store, directory, eventsWritten, clock: options.clock, maxOutstandingPerDevice: settings.PUSH_MAX_OUTSTANDING_PER_DEVICE });
-    const deletedDevices = new DeletedDevicesSweep(
-      { store, eventsWritten },
-      (orgId, deviceId, requestId) => deviceExists(directory, orgId, deviceId, requestId),
-      { intervalMs: settings.PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS, logger: logger.child({ component: 'push-deleted-devices' }) },
+    const deletions = new DeletionsSweep(
+      { store, directory, eventsWritten },
+      { intervalMs: settings.PUSH_DELETIONS_SWEEP_INTERVAL_MS, logger: logger.child({ component: 'push-deletions' }) },
     );
     relay.start();
     release.start();
-    deletedDevices.start();
-    return runningService(pushServiceName, () => store.ping(), [() => deletedDevices.stop(), () => release.stop(), () => relay.stop(), () => store.close()]);
+    deletions.start();
+    return runningService(pushServiceName, () => store.ping(), [() => deletions.stop(), () => release.stop(), () => relay.stop(), () => store.close()]);
   };
 }
 

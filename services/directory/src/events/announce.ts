@@ -13,9 +13,9 @@ export interface Announcer {
  * Tells other services that something of an organization changed, after the change is
  * stored. Best effort, by design: most only invalidate caches, which also expire on their
  * own (see docs/architecture.md), so a lost announcement costs staleness, never data. The
- * two with an effect on data have a backstop: delivery's deleted-forms sweep finds a deleted
- * form within DELIVERY_SWEEP_INTERVAL_MS, push's deleted-devices sweep a deleted device
- * within PUSH_DELETED_DEVICES_SWEEP_INTERVAL_MS.
+ * two with an effect on data (form.deleted, device.deleted) have a backstop: delivery's
+ * deleted-forms sweep finds a deleted form within DELIVERY_SWEEP_INTERVAL_MS, push's
+ * deletions sweep a deleted device or form within PUSH_DELETIONS_SWEEP_INTERVAL_MS.
  */
 async function announce<P extends { orgId: number }>(
   { bus, logger }: Announcer,

@@ -296,6 +296,18 @@ export class MongoPushStore extends MongoStore<PushModels> implements PushStore 
     return distinctRuns(docs, (a, b) => a.orgId === b.orgId && a.deviceId === b.deviceId).map(({ orgId, deviceId }) => ({ orgId, deviceId }));
   }
 
+  async formsWithOutstanding(orgId: number): Promise<number[]> {
+    await this.ready;
+    // oneshots: { orgId, state, _id }, the form read from the documents.
+    return ((await this.models.Oneshot.distinct('formId', { orgId, state: 'outstanding' })) as number[]).sort((a, b) => a - b);
+  }
+
+  async devicesWithOutstandingOfForm(orgId: number, formId: number): Promise<number[]> {
+    await this.ready;
+    // oneshots: { orgId, state, _id }, the form read from the documents.
+    return ((await this.models.Oneshot.distinct('deviceId', { orgId, state: 'outstanding', formId })) as number[]).sort((a, b) => a - b);
+  }
+
   async listDue(now: string, limit: number): Promise<DispatchSummary[]> {
     if (limit <= 0) return [];
     await this.ready;

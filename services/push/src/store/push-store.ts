@@ -185,10 +185,14 @@ export interface PushStore extends ServiceStore {
   /**
    * The devices that have outstanding dispatches (released or not), once each, ascending by
    * organization then device, at most `limit`, after `after` when given: how the
-   * deleted-devices sweep walks them. A page may hold fewer than `limit` while more follow;
+   * deletions sweep walks them. A page may hold fewer than `limit` while more follow;
    * only an empty page is the end.
    */
   devicesWithOutstanding(after: DeviceRef | undefined, limit: number): Promise<DeviceRef[]>;
+  /** The forms the organization's outstanding dispatches (released or not) are of, ascending: for the deletions sweep. */
+  formsWithOutstanding(orgId: number): Promise<number[]>;
+  /** The devices that have outstanding dispatches of the form (released or not), ascending: a deleted form's, to revoke. */
+  devicesWithOutstandingOfForm(orgId: number, formId: number): Promise<number[]>;
   /** Outstanding, unreleased and scheduled at or before `now`, any organization, earliest first, at most `limit`; no payloads. */
   listDue(now: string, limit: number): Promise<DispatchSummary[]>;
 

@@ -230,6 +230,24 @@ export class SqlitePushStore implements PushStore {
     );
   }
 
+  async formsWithOutstanding(orgId: number): Promise<number[]> {
+    // The organization's outstanding ones (oneshots_org_state), their form read from the row.
+    return this.sql
+      .all<{ formId: number }>("SELECT DISTINCT form_id AS formId FROM oneshots WHERE org_id = ? AND state = 'outstanding' ORDER BY form_id", orgId)
+      .map((row) => row.formId);
+  }
+
+  async devicesWithOutstandingOfForm(orgId: number, formId: number): Promise<number[]> {
+    // The organization's outstanding ones (oneshots_org_state), their form read from the row.
+    return this.sql
+      .all<{ deviceId: number }>(
+        "SELECT DISTINCT device_id AS deviceId FROM oneshots WHERE org_id = ? AND state = 'outstanding' AND form_id = ? ORDER BY device_id",
+        orgId,
+        formId,
+      )
+      .map((row) => row.deviceId);
+  }
+
   async *streamOutstandingForOrganization(orgId: number, afterId = 0, limit = Infinity, offset = 0): AsyncIterable<OneshotSummary> {
     // Only the listed columns: reading and parsing every payload would double the cost of a long list.
     const where = `org_id = ? AND state = 'outstanding' AND released_at IS NOT NULL AND id > ?`;

@@ -1293,6 +1293,20 @@ export function describePushStoreContract(
         expect(await store.devicesWithOutstanding(expected[0], 10)).toEqual(expected.slice(1));
       });
 
+      it("devicesWithOutstandingOfForm: the devices with the form's outstanding dispatches (scheduled ones too), ascending, of its organization only", async () => {
+        await createOne({ deviceId: deviceY });
+        await createOne();
+        await scheduled(inAnHour(), { deviceId: 12 });
+        await createOne({ deviceId: 13, formId: 8 });
+        await createOne({ orgId: orgB, deviceId: 14 });
+        const ended = await createOne({ deviceId: 15 });
+        await revoke(orgA, 15, ended.id, revoked(), nextCommandId());
+        expect(await store.devicesWithOutstandingOfForm(orgA, 7)).toEqual([deviceX, deviceY, 12]);
+        expect(await store.devicesWithOutstandingOfForm(orgA, 8)).toEqual([13]);
+        expect(await store.devicesWithOutstandingOfForm(orgB, 7)).toEqual([14]);
+        expect(await store.devicesWithOutstandingOfForm(orgB, 8)).toEqual([]);
+      });
+
       it('listDue: the unreleased outstanding ones whose time has come, any organization, earliest first', async () => {
         const soon = new Date(Date.now() + 60_000).toISOString();
         const latest = await scheduled(inTwoHours());
