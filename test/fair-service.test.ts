@@ -51,8 +51,10 @@ describe.each(systemModes)('Fair service: one organization never starves another
     expect(waited).toBeLessThan(3000);
 
     const drained = waited + (await waitForBadge(sys.api, org, device, 0, 120_000));
-    // Ahead of the backlog, not after it (FIFO, it came after all of it: measured 1.4 of 1.5 s in distributed mode before the fair relay).
-    expect(waited).toBeLessThan(drained / 2);
+    // Ahead of the backlog, not after it. FIFO, it came after all of it: 1.4 of 1.5 s (0.93) in
+    // distributed mode before the fair relay. Fair, it came at 0.29–0.46 of the drain alone and
+    // 0.54 once with the whole suite beside it (2026-12-08): 0.75 tells the two apart.
+    expect(waited).toBeLessThan(drained * 0.75);
     expect(await badgeOf(sys.api, other, theirDevice)).toBe(1);
     expect(await badgeOf(sys.api, other, theirQuietDevice)).toBe(1);
     expect((await sys.api.get(`/clients/${theirQuietDevice.identifier}/oneshots.json`, { token: other.token })).text).toBe(quietBefore);
