@@ -20,8 +20,8 @@ const directoryCacheTtlMs = 10_000;
 
 /**
  * The push service on its settings' store, with its outbox relay, the release of scheduled
- * dispatches and the sweep for oneshots of deleted devices and forms. `clock`: the time for what compares with scheduled times (tests
- * give their own); the system clock unless given.
+ * dispatches and the sweep for oneshots of deleted devices and forms. `clock`: the time for
+ * what compares with scheduled times (tests give their own); the system clock unless given.
  */
 export function pushServiceStarter(options: { clock?: () => Date } = {}): ServiceStarter<Bus> {
   return async ({ bus, settings, logger }) => {
