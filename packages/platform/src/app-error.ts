@@ -26,6 +26,16 @@ export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
 
+/** What `work` resolves with, or null when it fails with not_found (a record deleted since); any other failure is thrown. */
+export async function nullIfNotFound<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isAppError(error) && error.code === 'not_found') return null;
+    throw error;
+  }
+}
+
 /** Any thrown value as an error body; unknown errors become `internal` without internals. */
 export function toErrorBody(error: unknown): ErrorBody {
   return isAppError(error) ? error.toBody() : { code: 'internal', message: 'Internal error' };

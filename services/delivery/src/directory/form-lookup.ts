@@ -1,6 +1,6 @@
 import type { Bus } from '@formcast/bus';
 import { createEnvelope, directoryCommands, type ResolvedForm } from '@formcast/contracts';
-import { AppError, isAppError } from '@formcast/platform';
+import { AppError, isAppError, nullIfNotFound } from '@formcast/platform';
 
 /**
  * What the delivery service asks the directory: that a form exists in the organization
@@ -16,18 +16,12 @@ export class FormLookup {
 
   /** Resolves when the form is the organization's; AppError('not_found') otherwise. */
   async requireForm(orgId: number, formId: number, requestId: string): Promise<void> {
-    await this.bus.request(createEnvelope(directoryCommands.getForm, { formId }, { orgId, requestId }), { timeoutMs: this.timeoutMs });
+    await this.getForm(orgId, formId, requestId);
   }
 
   /** Whether the directory still has the form; any failure but its not_found is thrown. */
   async formExists(orgId: number, formId: number, requestId: string): Promise<boolean> {
-    try {
-      await this.requireForm(orgId, formId, requestId);
-      return true;
-    } catch (error) {
-      if (isAppError(error) && error.code === 'not_found') return false;
-      throw error;
-    }
+    return (await nullIfNotFound(this.getForm(orgId, formId, requestId))) !== null;
   }
 
   /** The template a dispatch pushes; AppError('invalid') naming the field when the organization has none with that namespace. */
@@ -42,5 +36,9 @@ export class FormLookup {
       }
       throw error;
     }
+  }
+
+  private getForm(orgId: number, formId: number, requestId: string): Promise<unknown> {
+    return this.bus.request(createEnvelope(directoryCommands.getForm, { formId }, { orgId, requestId }), { timeoutMs: this.timeoutMs });
   }
 }

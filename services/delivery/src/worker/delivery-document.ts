@@ -1,6 +1,6 @@
 import type { Bus } from '@formcast/bus';
 import { createEnvelope, directoryCommands, resourceCommands } from '@formcast/contracts';
-import { isAppError } from '@formcast/platform';
+import { isAppError, nullIfNotFound } from '@formcast/platform';
 import { formOutline, type FormQuestion } from '../domain/document-model';
 import { renderTaskParts } from '../domain/email-message';
 import type { Delivery, DeliveryDocument, Destination } from '../domain/records';
@@ -36,16 +36,13 @@ async function wordTemplate(deps: DocumentDeps, delivery: Delivery, resourceId: 
 
 /** The form's questions (titles, order, types) from the directory; none when it cannot say (the form deleted meanwhile). */
 async function outlineOf(deps: DocumentDeps, delivery: Delivery): Promise<FormQuestion[]> {
-  try {
-    const definition = await deps.bus.request(
+  const definition = await nullIfNotFound(
+    deps.bus.request(
       createEnvelope(directoryCommands.getForm, { formId: delivery.formId }, { orgId: delivery.orgId, requestId: `delivery-${delivery.id}` }),
       { timeoutMs: deps.commandTimeoutMs },
-    );
-    return formOutline(definition);
-  } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return [];
-    throw error;
-  }
+    ),
+  );
+  return definition === null ? [] : formOutline(definition);
 }
 
 /**

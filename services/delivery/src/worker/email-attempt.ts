@@ -1,6 +1,6 @@
 import type { Bus } from '@formcast/bus';
 import { createEnvelope, directoryCommands, type EmailTransportParameters, type ResolvedDevice } from '@formcast/contracts';
-import { isAppError } from '@formcast/platform';
+import { nullIfNotFound } from '@formcast/platform';
 import { smtpResult, type AttemptResult } from '../domain/attempt-outcome';
 import { recipients, senderAddress } from '../domain/email-message';
 import type { Delivery, DeliveryDocument, Destination } from '../domain/records';
@@ -27,16 +27,13 @@ export const bounceListDays = 30;
 /** The value of the submitting device's custom attribute `name` (to_address_device_attribute), or null. */
 async function deviceAttribute(deps: EmailAttemptDeps, delivery: Delivery, deviceIdentifier: string | undefined, name: string): Promise<string | null> {
   if (!deviceIdentifier) return null;
-  try {
-    const device = await deps.bus.request<ResolvedDevice>(
+  const device = await nullIfNotFound( // null: the device deleted since
+    deps.bus.request<ResolvedDevice>(
       createEnvelope(directoryCommands.resolveDevice, { ref: deviceIdentifier }, { orgId: delivery.orgId, requestId: `delivery-${delivery.id}` }),
       { timeoutMs: deps.commandTimeoutMs },
-    );
-    return device.customAttributes?.[name] ?? null;
-  } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return null; // the device deleted since
-    throw error;
-  }
+    ),
+  );
+  return device?.customAttributes?.[name] ?? null;
 }
 
 /** A failed or rejected attempt that sent nothing, with why. */

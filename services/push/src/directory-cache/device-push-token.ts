@@ -1,12 +1,7 @@
-import { isAppError } from '@formcast/platform';
+import { nullIfNotFound } from '@formcast/platform';
 import type { DirectoryLookup } from './directory-lookup';
 
 /** The device's push token as the directory knows it; null when the device no longer exists. */
 export async function devicePushToken(directory: DirectoryLookup, orgId: number, deviceId: number, requestId: string): Promise<string | null> {
-  try {
-    return (await directory.device(orgId, String(deviceId), requestId)).pushToken;
-  } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return null;
-    throw error;
-  }
+  return (await nullIfNotFound(directory.device(orgId, String(deviceId), requestId)))?.pushToken ?? null;
 }

@@ -1,6 +1,6 @@
 import type { CommandHandler } from '@formcast/bus';
 import { getSubmissionPayload, type Envelope, type SubmissionInstanceView } from '@formcast/contracts';
-import { AppError, isAppError, parsePayload, requireOrgId } from '@formcast/platform';
+import { AppError, nullIfNotFound, parsePayload, requireOrgId } from '@formcast/platform';
 import type { DirectoryLookup } from '../directory-cache/directory-lookup';
 import type { Submission } from '../domain/records';
 import { toSubmissionInstanceView } from '../domain/submission-instance';
@@ -8,12 +8,7 @@ import type { PushDeps } from './deps';
 
 /** The questions of the submission's form, for their order; null when the form was deleted since. */
 async function formQuestions(directory: DirectoryLookup, command: Envelope, submission: Submission): Promise<unknown[] | null> {
-  try {
-    return (await directory.formById(submission.orgId, submission.formId, command.requestId)).questions;
-  } catch (error) {
-    if (isAppError(error) && error.code === 'not_found') return null;
-    throw error;
-  }
+  return (await nullIfNotFound(directory.formById(submission.orgId, submission.formId, command.requestId)))?.questions ?? null;
 }
 
 /** GET /api/v3/submissions/<id>: one of the organization's submissions, as its XML instance shows it; another organization's is 404. */
