@@ -26,4 +26,21 @@ export abstract class Sweep {
 
   /** One sweep now; resolves with how many records it removed. */
   abstract sweepOnce(): Promise<number>;
+
+  /**
+   * Every item of a keyset walk: `page` gives those after the last one it gave (all from the
+   * start for `undefined`), at most `pageSize`; an empty page is the end, and so is a stop.
+   */
+  protected async *walk<T>(page: (after: T | undefined, limit: number) => Promise<T[]>, pageSize: number): AsyncGenerator<T> {
+    let after: T | undefined;
+    while (!this.stopped) {
+      const items = await page(after, pageSize);
+      if (items.length === 0) return;
+      for (const item of items) {
+        if (this.stopped) return;
+        yield item;
+      }
+      after = items[items.length - 1];
+    }
+  }
 }

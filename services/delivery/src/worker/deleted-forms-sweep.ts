@@ -36,18 +36,11 @@ export class DeletedFormsSweep extends Sweep {
   async sweepOnce(): Promise<number> {
     const requestId = `deleted-forms-sweep-${randomUUID()}`;
     let removed = 0;
-    let after: FormRef | undefined;
-    while (!this.stopped) {
-      const page = await this.store.destinations.formsWithDestinations(after, this.pageSize);
-      if (page.length === 0) break;
-      for (const form of page) {
-        if (this.stopped) break;
-        if (await this.forms.formExists(form.orgId, form.formId, requestId)) continue;
-        const gone = await this.store.destinations.deleteFormDestinations(form.orgId, form.formId);
-        if (gone > 0) this.options.logger.info({ ...form, destinations: gone }, 'removed the destinations of a form the directory no longer has');
-        removed += gone;
-      }
-      after = page[page.length - 1];
+    for await (const form of this.walk((after: FormRef | undefined, limit) => this.store.destinations.formsWithDestinations(after, limit), this.pageSize)) {
+      if (await this.forms.formExists(form.orgId, form.formId, requestId)) continue;
+      const gone = await this.store.destinations.deleteFormDestinations(form.orgId, form.formId);
+      if (gone > 0) this.options.logger.info({ ...form, destinations: gone }, 'removed the destinations of a form the directory no longer has');
+      removed += gone;
     }
     return removed;
   }

@@ -44,19 +44,12 @@ export class DeletionsSweep extends Sweep {
     const requestId = `deletions-sweep-${sweepId}`;
     const organizations = new Set<number>();
     let revoked = 0;
-    let after: DeviceRef | undefined;
-    while (!this.stopped) {
-      const page = await this.deps.store.devicesWithOutstanding(after, this.pageSize);
-      if (page.length === 0) break;
-      for (const { orgId, deviceId } of page) {
-        if (this.stopped) break;
-        organizations.add(orgId);
-        if (await deviceExists(this.deps.directory, orgId, deviceId, requestId)) continue;
-        const done = await revokeEveryOutstanding(this.deps, { orgId, deviceId, pushToken: null, requestId, workId: `deletions-sweep:${sweepId}:device:${orgId}:${deviceId}` });
-        if (done > 0) this.options.logger.info({ orgId, deviceId, revoked: done }, 'revoked the outstanding oneshots of a device the directory no longer has');
-        revoked += done;
-      }
-      after = page[page.length - 1];
+    for await (const { orgId, deviceId } of this.walk((after: DeviceRef | undefined, limit) => this.deps.store.devicesWithOutstanding(after, limit), this.pageSize)) {
+      organizations.add(orgId);
+      if (await deviceExists(this.deps.directory, orgId, deviceId, requestId)) continue;
+      const done = await revokeEveryOutstanding(this.deps, { orgId, deviceId, pushToken: null, requestId, workId: `deletions-sweep:${sweepId}:device:${orgId}:${deviceId}` });
+      if (done > 0) this.options.logger.info({ orgId, deviceId, revoked: done }, 'revoked the outstanding oneshots of a device the directory no longer has');
+      revoked += done;
     }
     for (const orgId of organizations) {
       for (const formId of await this.deps.store.formsWithOutstanding(orgId)) {
