@@ -2,7 +2,7 @@ import type { EventHandler } from '@formcast/bus';
 import { deviceDeletedPayload } from '@formcast/contracts';
 import { parsePayload } from '@formcast/platform';
 import type { PushDeps } from './deps';
-import { revokeEveryOutstanding } from './revoke-every-outstanding';
+import { revokeEveryOutstanding } from '../revocation/revoke-outstanding';
 
 /**
  * A device was deleted in the directory: what was still outstanding on it is revoked, as a

@@ -2,7 +2,7 @@ import type { EventHandler } from '@formcast/bus';
 import { formDeletedPayload } from '@formcast/contracts';
 import { parsePayload } from '@formcast/platform';
 import type { PushDeps } from './deps';
-import { revokeOutstandingOfForm } from './revoke-outstanding-of-form';
+import { revokeOutstandingOfForm } from '../revocation/revoke-outstanding';
 
 /**
  * A form was deleted in the directory: what was still outstanding of it is revoked, since no

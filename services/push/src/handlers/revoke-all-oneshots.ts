@@ -3,7 +3,7 @@ import { deviceOneshotsPayload } from '@formcast/contracts';
 import { parsePayload, requireOrgId } from '@formcast/platform';
 import { approvedDevice } from '../directory-cache/approved-device';
 import type { PushDeps } from './deps';
-import { revokeEveryOutstanding } from './revoke-every-outstanding';
+import { revokeEveryOutstanding } from '../revocation/revoke-outstanding';
 
 /** POST /clients/<device>/oneshots/destroy_all: every outstanding one revoked, an event each, under the command's id. */
 export const revokeAllOneshots =

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Sweep, type Logger } from '@formcast/platform';
 import { deviceExists, formExists } from '../directory-cache/record-exists';
 import type { PushDeps } from '../handlers/deps';
-import { revokeEveryOutstanding } from '../handlers/revoke-every-outstanding';
-import { revokeOutstandingOfForm } from '../handlers/revoke-outstanding-of-form';
+import { revokeEveryOutstanding, revokeOutstandingOfForm } from '../revocation/revoke-outstanding';
 import type { DeviceRef } from '../store';
 
 export interface DeletionsSweepOptions {
