@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { waitFor } from '@formcast/testing';
 import type { ApiResponse } from './support/api-client';
 import { createOrganization, type TestOrganization } from './support/fixtures';
-import { distributedModeEnabled, startDistributed, type ServiceProcess } from './support/start-distributed';
+import { distributedModeEnabled, startDistributed } from './support/start-distributed';
 import { useStartedSystem } from './support/use-system';
 
 /**
@@ -28,14 +27,6 @@ if (!enabled) console.warn('Directory create drill skipped: it needs the distrib
 const describeDrill = enabled ? describe : describe.skip;
 
 const definition = { type: 'root', title: 'Drill form', children: [{ identifier: 'note', type: 'text' }] };
-
-/** The DATA_DIR a running process was started with. */
-function dataDirOf(proc: ServiceProcess): string {
-  const environ = readFileSync(`/proc/${proc.pid}/environ`, 'utf8').split('\0');
-  const entry = environ.find((line) => line.startsWith('DATA_DIR='));
-  if (!entry) throw new Error(`${proc.name} has no DATA_DIR`);
-  return entry.slice('DATA_DIR='.length);
-}
 
 describeDrill('directory killed between a keyed create and its key', () => {
   const sys = useStartedSystem(() => startDistributed({ services: ['directory'], adminToken, env: { COMMAND_TIMEOUT_MS: '10000' } }), {
@@ -67,7 +58,7 @@ describeDrill('directory killed between a keyed create and its key', () => {
 
   it.each(cases)('%s created, the directory killed before the key completed and restarted %s: the retry with the same key answers what the killed attempt created, nothing created twice', async (create, restarted) => {
     const directory = sys.running.processes.get('directory')!;
-    const dataDir = dataDirOf(directory);
+    const dataDir = directory.dataDir;
     const records = new Database(join(dataDir, 'directory.sqlite'));
     const keys = new Database(join(dataDir, 'directory-idempotency.sqlite'));
     const path = create === 'groups' ? `/organizations/${org.orgId}/groups.json` : `/organizations/${org.orgId}/forms`;

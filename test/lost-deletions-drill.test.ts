@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import amqplib from 'amqplib';
 import Database from 'better-sqlite3';
@@ -27,15 +26,6 @@ const drillTimeoutMs = 120_000;
 const enabled = distributedModeEnabled && !process.env.MONGO_URL;
 if (!enabled) console.warn('Lost-deletions drill skipped: it needs the distributed topology on SQLite (E2E_DISTRIBUTED=0 or MONGO_URL set)');
 const describeDrill = enabled ? describe : describe.skip;
-
-/** The DATA_DIR a running process was started with. */
-function dataDirOf(proc: ServiceProcess): string {
-  const entry = readFileSync(`/proc/${proc.pid}/environ`, 'utf8')
-    .split('\0')
-    .find((line) => line.startsWith('DATA_DIR='));
-  if (!entry) throw new Error(`${proc.name} has no DATA_DIR`);
-  return entry.slice('DATA_DIR='.length);
-}
 
 const destinationBody = { destination: { format_selection: 'json_format', transport_selection: 'http_transport' }, http_transport: { uri: 'https://93.184.215.14/hooks/drill' } };
 
@@ -86,7 +76,7 @@ describeDrill('a deletion whose announcement was lost', () => {
       expect(res.status).toBe(201);
     }
     const delivery = sys.running.processes.get('delivery')!;
-    const file = join(dataDirOf(delivery), 'delivery.sqlite');
+    const file = join(delivery.dataDir, 'delivery.sqlite');
     const destinationsOf = (formId: number) => {
       const db = new Database(file, { readonly: true });
       try {

@@ -106,6 +106,11 @@ export class ServiceProcess {
     return this.child !== null;
   }
 
+  /** The DATA_DIR it runs with (its SQLite files), the same for each run. */
+  get dataDir(): string {
+    return this.env.DATA_DIR!;
+  }
+
   get pid(): number | undefined {
     return this.child?.pid;
   }
