@@ -24,7 +24,12 @@ const adminToken = 'lost-deletions-drill-admin-token-0123456789';
 const drillTimeoutMs = 120_000;
 
 const enabled = distributedModeEnabled && !process.env.MONGO_URL;
-if (!enabled) console.warn('Lost-deletions drill skipped: it needs the distributed topology on SQLite (E2E_DISTRIBUTED=0 or MONGO_URL set)');
+if (!enabled) {
+  console.warn(
+    `Lost-deletions drill skipped: it runs the services as processes over RabbitMQ (${distributedAmqpUrl}) on SQLite; ` +
+      'run it with E2E_MODES naming distributed (or unset), E2E_DISTRIBUTED not 0, and MONGO_URL unset',
+  );
+}
 const describeDrill = enabled ? describe : describe.skip;
 
 const destinationBody = { destination: { format_selection: 'json_format', transport_selection: 'http_transport' }, http_transport: { uri: 'https://93.184.215.14/hooks/drill' } };
